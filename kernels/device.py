@@ -1,0 +1,79 @@
+"""Which backend runs the kernels here: a CUDA GPU through CuPy, or the NumPy emulation."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import os
+import platform
+
+# Set ASYNC_BOOK_BACKEND=emulate to use the NumPy emulation even where a GPU is present
+# (how CI's view of a notebook is reproduced on a GPU machine).
+BACKEND_ENV = "ASYNC_BOOK_BACKEND"
+
+
+@functools.lru_cache(maxsize=None)
+def _probe() -> tuple[bool, str]:
+    if os.environ.get(BACKEND_ENV, "auto") == "emulate":
+        return False, f"{BACKEND_ENV}=emulate"
+    try:
+        import cupy
+    except Exception as exc:
+        return False, f"CuPy is not importable ({type(exc).__name__}: {exc})"
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        return False, f"no usable CUDA driver ({type(exc).__name__}: {exc})"
+    if count == 0:
+        return False, "no CUDA device"
+    return True, ""
+
+
+def gpu_available() -> bool:
+    return _probe()[0]
+
+
+def compute_capability() -> int:
+    """The current GPU's compute capability as an integer: 75 (T4), 80 (A100), 90 (H100/H200)."""
+    import cupy
+    return int(cupy.cuda.Device().compute_capability)
+
+
+def device_info() -> dict:
+    """What runs the kernels here. Always names the backend; on a GPU also its name, compute
+    capability, driver, CUDA runtime and CuPy version; without one, why not."""
+    info = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "host_python": platform.python_version()}
+    ok, why = _probe()
+    if not ok:
+        return {"backend": "emulation", "reason": why, **info}
+    import cupy
+    rt = cupy.cuda.runtime
+    props = rt.getDeviceProperties(cupy.cuda.Device().id)
+    name = props["name"]
+    return {
+        "backend": "gpu",
+        "device": name.decode() if isinstance(name, bytes) else name,
+        "compute_capability": compute_capability(),
+        "multiprocessors": props["multiProcessorCount"],
+        "driver": _driver_release(),
+        "cuda_driver_api": _version(rt.driverGetVersion()),
+        "cuda_runtime": _version(rt.runtimeGetVersion()),
+        "cupy": cupy.__version__,
+        **info,
+    }
+
+
+def _driver_release() -> str | None:
+    """The NVIDIA driver's release (e.g. '580.159.04'), from nvidia-smi where it exists."""
+    import subprocess
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=20, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.split("\n")[0].strip() or None
+
+
+def _version(v: int) -> str:
+    return f"{v // 1000}.{v % 1000 // 10}"

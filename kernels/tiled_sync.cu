@@ -1,0 +1,42 @@
+// Variant 2 — tiled_sync: the block stages its tile and both halos in shared memory with
+// ordinary loads, waits at a barrier, then computes from shared memory.
+// Every input element now comes from DRAM about once per block, but each load stalls its thread:
+// nothing else happens while the tile is on its way.
+#include "conv1d_common.cuh"
+
+extern "C" __global__ void conv1d_tiled_sync(const float* __restrict__ x,
+                                             const float* __restrict__ w,
+                                             float* __restrict__ y,
+                                             int n)
+{
+    __shared__ float x_s[CONV_BUF];   // left halo | tile | right halo
+    __shared__ float w_s[CONV_K];
+
+    const int tile_start = blockIdx.x * CONV_TILE;   // first output of this block
+    const int buf_start = tile_start - CONV_HALO;    // global index of x_s[0]
+
+    // Phase 1: load the input tile and its halos; zeros outside [0, n). Each thread waits for DRAM.
+    for (int j = threadIdx.x; j < CONV_BUF; j += CONV_THREADS) {
+        const int g = buf_start + j;
+        x_s[j] = (g >= 0 && g < n) ? x[g] : 0.0f;
+    }
+
+    // Phase 2: load the small kernel, only after the tile has arrived.
+    for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
+        w_s[k] = w[k];
+    }
+
+    // Phase 3: every thread's loads are in shared memory before anyone reads them.
+    __syncthreads();
+
+    // Phase 4: compute from shared memory.
+    for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
+        const int i = tile_start + t;
+        if (i >= n) break;
+        float acc = 0.0f;
+        for (int k = 0; k < CONV_K; ++k) {
+            acc += x_s[t + k] * w_s[k];
+        }
+        y[i] = acc;
+    }
+}

@@ -1,0 +1,111 @@
+"""On a GPU: every variant against the reference and against its emulation, on fresh random
+inputs, with outputs poisoned with NaN before each launch (``kernels.conv1d`` does it; the
+``prepare`` tests below do it by hand). Skipped without a GPU."""
+
+import secrets
+
+import numpy as np
+import pytest
+from conftest import random_inputs
+
+import kernels
+
+pytestmark = pytest.mark.gpu
+
+# (tile, k, threads): compile-time configurations the random shapes are drawn from. Each one is
+# compiled once per variant, so the list stays short; n is what varies most.
+CONFIGS = [(32, 1, 32), (32, 2, 32), (32, 32, 32), (64, 3, 32), (96, 7, 64), (128, 4, 128),
+           (256, 5, 256), (256, 31, 128), (512, 9, 512), (1024, 1, 1024), (1024, 64, 256),
+           (2048, 33, 1024), (4096, 256, 512)]
+CORRECT = ["naive", "tiled_sync", "async_halo"]
+
+
+def ulps(a, b):
+    """Distance in float32 units in the last place (both arrays finite)."""
+    ia, ib = (np.asarray(v, np.float32).view(np.int32).astype(np.int64) for v in (a, b))
+    ia = np.where(ia < 0, np.int64(-2**31) - ia, ia)
+    ib = np.where(ib < 0, np.int64(-2**31) - ib, ib)
+    return np.abs(ia - ib)
+
+
+def check_against_emulation(variant, y, x, w, tile, where):
+    e = kernels.emulate(variant, x, w, tile=tile)
+    assert np.all(np.isfinite(y)), f"{where}: unwritten (NaN) outputs"
+    assert np.all(np.abs(y.astype(np.float64) - e) <= kernels.error_bound(x, w)), where
+    assert ulps(y, e).max() <= 2, f"{where}: GPU and emulation differ by {ulps(y, e).max()} ulp"
+    if variant == "puzzle28":
+        t = np.arange(x.size) % tile
+        edge = (t < w.size // 2) | (t >= tile - w.size // 2)
+        np.testing.assert_array_equal(y[edge], e[edge], err_msg=where)
+
+
+@pytest.mark.parametrize("arch", [None, 75], ids=["native", "compute_75"])
+@pytest.mark.parametrize("variant", kernels.VARIANTS)
+def test_seed_config(variant, arch):
+    s = kernels.SEED
+    x, w = random_inputs(s["n"], s["k"])
+    y = kernels.conv1d(x, w, variant, tile=s["tile"], threads=s["threads"], arch=arch)
+    check_against_emulation(variant, y, x, w, s["tile"], f"{variant} seed")
+    bad = kernels.wrong_outputs(y, x, w)
+    if variant == "puzzle28":
+        assert bad.size == 256 and set(bad % 256) == {0, 1, 254, 255}
+    else:
+        assert bad.size == 0
+
+
+@pytest.mark.parametrize("arch", [None, 75], ids=["native", "compute_75"])
+def test_random_shapes(arch):
+    """>= 200 random (n, tile, k, threads) per code path, all four variants each time."""
+    seed = secrets.randbits(64)
+    rng = np.random.default_rng(seed)
+    for case in range(220):
+        tile, k, threads = CONFIGS[rng.integers(len(CONFIGS))]
+        n = int(rng.choice([rng.integers(1, k + 2), rng.integers(1, 8 * tile),
+                            tile * rng.integers(1, 9), rng.integers(1, 300_000)]))
+        x, w = random_inputs(n, k, rng.integers(2**63))
+        for variant in kernels.VARIANTS:
+            where = f"seed={seed} case={case} {variant} n={n} tile={tile} k={k} threads={threads}"
+            y = kernels.conv1d(x, w, variant, tile=tile, threads=threads, arch=arch)
+            check_against_emulation(variant, y, x, w, tile, where)
+            if variant in CORRECT:
+                kernels.assert_correct(y, x, w, where)
+
+
+def test_cupy_in_cupy_out_and_every_element_written():
+    import cupy
+    x, w = random_inputs(100_003, 9)
+    xd, wd = cupy.asarray(x), cupy.asarray(w)
+    for variant in CORRECT:
+        y = cupy.full(x.size, cupy.nan, cupy.float32)          # poison
+        kernels.prepare(variant, xd, wd, y, tile=512, threads=128)()
+        assert isinstance(y, cupy.ndarray)
+        kernels.assert_correct(y, x, w, variant)
+    assert isinstance(kernels.conv1d(xd, wd), cupy.ndarray)
+
+
+def test_non_contiguous_cupy_input():
+    import cupy
+    x, w = random_inputs(20_000, 5)
+    xd = cupy.asarray(x)[::2]
+    kernels.assert_correct(kernels.conv1d(xd, cupy.asarray(w)), x[::2], w)
+
+
+def test_a_kernel_without_halo_is_caught():
+    """Break async_halo on purpose (the halo cells are never copied): the check must fail at
+    the tile boundaries. This is the GPU side of the proof that the tests can fail."""
+    import cupy
+    broken = kernels.source("async_halo").replace(
+        "if (g >= 0 && g < n) cuda::memcpy_async",
+        "if (g >= 0 && g < n && j >= CONV_HALO && j < CONV_HALO + CONV_TILE) cuda::memcpy_async")
+    assert broken != kernels.source("async_halo")
+    x, w = random_inputs(16384, 5)
+    y = cupy.full(x.size, cupy.nan, cupy.float32)
+    kernels.prepare("async_halo", cupy.asarray(x), cupy.asarray(w), y, src=broken)()
+    bad = kernels.wrong_outputs(y, x, w)
+    assert bad.size > 0 and set(bad % 256) <= {0, 1, 254, 255}
+
+
+def test_device_info_names_the_gpu():
+    info = kernels.device_info()
+    assert info["backend"] == "gpu" and info["compute_capability"] >= 75
+    assert info["device"] and info["cupy"]
