@@ -8,7 +8,7 @@
 """
 
 from .compile import ASYNC_VARIANTS, VARIANTS, CompileError, kernel_name, source, source_path
-from .device import device_info, gpu_available
+from .device import backend_summary, device_info, gpu_available
 from .emulation import run as emulate
 from .launch import LaunchConfig, conv1d, launch_config, max_tile, prepare
 from .reference import assert_correct, error_bound, reference, wrong_outputs
@@ -16,6 +16,6 @@ from .reference import assert_correct, error_bound, reference, wrong_outputs
 SEED = dict(n=16384, tile=256, k=5, threads=256)   # Puzzle 28's configuration: 64 blocks
 
 __all__ = ["VARIANTS", "ASYNC_VARIANTS", "SEED", "CompileError", "LaunchConfig", "assert_correct",
-           "conv1d", "device_info", "emulate", "error_bound", "gpu_available", "kernel_name",
+           "backend_summary", "conv1d", "device_info", "emulate", "error_bound", "gpu_available", "kernel_name",
            "launch_config", "max_tile", "prepare", "reference", "source", "source_path",
            "wrong_outputs"]

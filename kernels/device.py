@@ -23,7 +23,7 @@ def _probe() -> tuple[bool, str]:
     try:
         count = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:
-        return False, f"no usable CUDA driver ({type(exc).__name__}: {exc})"
+        return False, f"no usable CUDA driver: {str(exc).split(':')[0]}"
     if count == 0:
         return False, "no CUDA device"
     return True, ""
@@ -77,3 +77,13 @@ def _driver_release() -> str | None:
 
 def _version(v: int) -> str:
     return f"{v // 1000}.{v % 1000 // 10}"
+
+
+def backend_summary() -> str:
+    """One line for the top of a notebook: what the numbers below come from."""
+    info = device_info()
+    if info["backend"] != "gpu":
+        return (f"No GPU here ({info['reason']}).\nKernels run in the NumPy emulation; "
+                "timings shown are recorded GPU results, labelled as such.")
+    return (f"GPU: {info['device']} (sm_{info['compute_capability']}), driver {info['driver']}, "
+            f"CUDA {info['cuda_runtime']}, CuPy {info['cupy']}: kernels run live.")

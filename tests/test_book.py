@@ -1,0 +1,159 @@
+"""The book: its table of contents, its notebooks' provenance and setup cells, its widgets, and
+the built HTML rendered in headless Chromium."""
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+import kernels
+from kernels import notebooks as nbtools, widgets
+from kernels.plots import draw_tiles
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+IN_CI = os.environ.get("CI") == "true"
+
+
+def toc_files():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [toc["root"]] + [c["file"] for c in toc["chapters"]]
+
+
+def source_of(page):
+    return next(p for p in (ROOT / f"{page}.md", ROOT / f"{page}.ipynb") if p.exists())
+
+
+def test_every_toc_entry_exists_and_every_notebook_is_listed():
+    pages = toc_files()
+    for page in pages:
+        assert source_of(page)
+    listed = {p for p in pages if p.startswith("notebooks/")}
+    assert listed == {f"notebooks/{p.stem}" for p in nbtools.notebooks()}
+
+
+@pytest.mark.parametrize("path", nbtools.notebooks(), ids=lambda p: p.name)
+def test_first_code_cell_is_the_colab_setup_from_config(path):
+    nb = nbformat.read(path, as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    assert first.source == nbtools.setup_cell_source(), \
+        "run: python -m kernels.notebooks setup"
+    assert nbtools.repository_url() in first.source
+
+
+@pytest.mark.parametrize("path", nbtools.notebooks(), ids=lambda p: p.name)
+def test_stored_outputs_come_from_a_gpu_run(path):
+    nb = nbformat.read(path, as_version=4)
+    ran = nb.metadata.get("async_copy_book", {}).get("executed_on", {})
+    assert ran.get("backend") == "gpu", f"{path.name}: outputs not from a GPU run ({ran})"
+    for key in ("device", "driver", "cupy", "date", "compute_capability"):
+        assert ran.get(key), f"{path.name}: executed_on lacks {key}"
+    assert all(c.execution_count is not None for c in nb.cells if c.cell_type == "code"), \
+        f"{path.name}: a code cell was never executed"
+
+
+def test_execute_refuses_to_overwrite_without_a_gpu(monkeypatch):
+    monkeypatch.setattr("kernels.device.device_info", lambda: {"backend": "emulation",
+                                                               "reason": "test"})
+    with pytest.raises(SystemExit, match="no GPU here"):
+        nbtools.execute([ROOT / "notebooks" / "does-not-matter.ipynb"])
+
+
+def test_halo_widget_offers_only_valid_sizes():
+    lo, hi = widgets.HALO_N
+    for tile in widgets.HALO_TILES:
+        for k in range(widgets.HALO_K[0], widgets.HALO_K[1] + 1):
+            for n in (lo, k, tile - 1, tile + 1, hi):
+                kernels.launch_config(max(n, 1), k, tile)
+    controls = widgets.halo_controls()
+    assert (controls["n"].min, controls["n"].max) == widgets.HALO_N
+    assert tuple(controls["tile"].options) == widgets.HALO_TILES
+
+
+@pytest.mark.parametrize("n, tile, k", [(1, 32, 1), (1, 32, 17), (160, 128, 17), (33, 32, 2)])
+def test_halo_drawing_at_the_controls_extremes(n, tile, k):
+    fig = draw_tiles(n, tile, k)
+    assert fig.axes and fig.axes[0].patches
+
+
+# --- the built book in a browser ---------------------------------------------------------
+
+def _chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _need(condition, why):
+    if not condition:
+        (pytest.fail if IN_CI else pytest.skip)(why)
+
+
+@pytest.fixture(scope="module")
+def site():
+    _need((HTML / "index.html").exists(), "the book is not built: run `make book`")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(HTML))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need(_chromium(), "Debian's chromium is not installed (make test installs it as root)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=_chromium(), args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+def _expected_figures(page):
+    path = source_of(page)
+    if path.suffix != ".ipynb":
+        return 0
+    nb = nbformat.read(path, as_version=4)
+    return sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
+               and "remove-output" not in c.metadata.get("tags", []) for o in c.outputs)
+
+
+@pytest.mark.parametrize("page", toc_files())
+def test_page_renders_in_chromium(site, browser, page):
+    """Every page loads with no console error, shows all its figures, and every notebook page
+    offers Colab. The test machine is offline: requests to other hosts (the CDN's MathJax) are
+    blocked, and only the errors caused by that blocking are set aside, by their URL."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    blocked, errors = set(), []
+    ctx.route("**/*", lambda route: (route.continue_() if route.request.url.startswith(site)
+                                     else (blocked.add(route.request.url), route.abort())))
+    pg.on("console", lambda m: m.type == "error" and errors.append(m))
+    pg.on("pageerror", lambda exc: errors.append(exc))
+    url = f"{site}/{'index' if page == toc_files()[0] else page}.html"
+    response = pg.goto(url, wait_until="load")
+    assert response.ok, url
+    pg.wait_for_timeout(300)
+    real = [e for e in errors if not (hasattr(e, "location") and e.location.get("url") in blocked)]
+    assert not real, [getattr(e, "text", str(e)) for e in real]
+
+    images = pg.eval_on_selector_all(
+        "article img", "imgs => imgs.map(i => [i.src, i.complete && i.naturalWidth > 0])")
+    assert all(ok for _, ok in images), images
+    figures = _expected_figures(page)
+    assert len(images) >= figures, f"{page}: {len(images)} images shown, {figures} expected"
+
+    colab = pg.eval_on_selector_all(
+        "a[href*='colab.research.google.com']", "links => links.map(a => a.href)")
+    if page.startswith("notebooks/"):
+        assert any(f"/blob/main/{page}.ipynb" in href for href in colab), colab
+        if page.endswith("01_halo_regions"):
+            pg.screenshot(path=str(ROOT / "_build" / "halo_page.png"), full_page=True)
+    ctx.close()
