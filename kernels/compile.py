@@ -21,8 +21,9 @@ import os
 from pathlib import Path
 
 KERNEL_DIR = Path(__file__).resolve().parent
-VARIANTS = ("naive", "tiled_sync", "puzzle28", "async_halo")
-ASYNC_VARIANTS = ("puzzle28", "async_halo")   # the ones that issue cp.async on sm_80+
+VARIANTS = ("naive", "tiled_sync", "puzzle28", "async_halo", "vec4", "pipelined", "bulk")
+ASYNC_VARIANTS = ("puzzle28", "async_halo", "pipelined")   # cp.async on sm_80+ (bulk: sm_90)
+STAGED_VARIANTS = ("pipelined", "bulk")                    # persistent blocks, CONV_STAGES buffers
 CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "async-copy-book"
 
 
@@ -81,20 +82,22 @@ def include_dirs() -> list[str]:
     return [str(KERNEL_DIR), str(libcudacxx)]
 
 
-def options(tile: int, k: int, threads: int, target: str) -> list[str]:
+def options(tile: int, k: int, threads: int, target: str, stages: int | None = None) -> list[str]:
     """NVRTC options for one configuration; ``target`` as 'sm_90' or 'compute_75'."""
+    staged = [] if stages is None else [f"-DCONV_STAGES={stages}"]
     return [f"--gpu-architecture={target}", "-std=c++17",
-            f"-DCONV_TILE={tile}", f"-DCONV_K={k}", f"-DCONV_THREADS={threads}",
+            f"-DCONV_TILE={tile}", f"-DCONV_K={k}", f"-DCONV_THREADS={threads}", *staged,
             *(f"-I{d}" for d in include_dirs())]
 
 
-def compile_source(src: str, name: str, tile: int, k: int, threads: int, target: str) -> bytes:
+def compile_source(src: str, name: str, tile: int, k: int, threads: int, target: str,
+                   stages: int | None = None) -> bytes:
     """Compile ``src`` (a kernel listing) to CUBIN (``sm_XX``) or PTX (``compute_XX``).
 
     Raises :class:`CompileError` with NVRTC's log when the source does not compile.
     """
     nvrtc = _nvrtc()
-    opts = options(tile, k, threads, target)
+    opts = options(tile, k, threads, target, stages)
     prog = nvrtc.createProgram(src, f"{name}.cu", [], [])
     try:
         try:
@@ -107,15 +110,16 @@ def compile_source(src: str, name: str, tile: int, k: int, threads: int, target:
     return binary if isinstance(binary, bytes) else binary.encode()
 
 
-def compiled_file(src: str, name: str, tile: int, k: int, threads: int, target: str) -> Path:
+def compiled_file(src: str, name: str, tile: int, k: int, threads: int, target: str,
+                  stages: int | None = None) -> Path:
     """Compile through the disk cache; returns the path of the CUBIN or PTX file."""
     headers = (KERNEL_DIR / "conv1d_common.cuh").read_text()
-    key = "\0".join([src, headers, name, *options(tile, k, threads, target),
+    key = "\0".join([src, headers, name, *options(tile, k, threads, target, stages),
                      str(nvrtc_version())])
     suffix = ".cubin" if target.startswith("sm_") else ".ptx"
     path = CACHE_DIR / f"{name}-{target}-{hashlib.sha256(key.encode()).hexdigest()[:24]}{suffix}"
     if not path.exists():
-        binary = compile_source(src, name, tile, k, threads, target)
+        binary = compile_source(src, name, tile, k, threads, target, stages)
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(binary)

@@ -19,3 +19,10 @@
 
 // A tile with both halos: what the correct tiled kernels keep in shared memory.
 #define CONV_BUF (CONV_TILE + CONV_K - 1)
+
+// The 16-byte variants (vec4, pipelined, bulk) move whole 16-byte chunks of 4 floats. Their
+// buffer is the tile with each halo rounded up to a whole chunk, so that it starts on a 16-byte
+// boundary (tiles are multiples of 32 floats): x_s[j] holds x[tile_start - CONV_LEFT4 + j].
+#define CONV_LEFT4  ((CONV_HALO + 3) / 4 * 4)
+#define CONV_RIGHT4 ((CONV_K - 1 - CONV_HALO + 3) / 4 * 4)
+#define CONV_SPAN   (CONV_LEFT4 + CONV_TILE + CONV_RIGHT4)

@@ -93,8 +93,52 @@ def async_halo(x: np.ndarray, w: np.ndarray, tile: int) -> np.ndarray:
     return _store(_convolve_shared(x_s, w_s, tile), x.size)   # Phase 4
 
 
-VARIANT_FUNCTIONS = {"naive": naive, "tiled_sync": tiled_sync,
-                     "puzzle28": puzzle28, "async_halo": async_halo}
+def _round4(v: int) -> int:
+    return (v + 3) // 4 * 4
+
+
+def vec4(x: np.ndarray, w: np.ndarray, tile: int) -> np.ndarray:
+    """vec4.cu: each thread's window x[i0 - CONV_LEFT4, i0 + 4 + CONV_RIGHT4) in registers
+    (zeros outside), four outputs from it. Every thread of every block is a row here."""
+    k, halo = w.size, w.size // 2
+    left4, right4 = _round4(halo), _round4(k - 1 - halo)
+    i0 = (_tile_starts(x.size, tile) + np.arange(0, tile, 4)).reshape(-1, 1)   # a row per thread
+    v = _load(x, i0 - left4 + np.arange(left4 + 4 + right4))                    # Load
+    acc = np.zeros((i0.shape[0], 4), np.float32)                                # Compute
+    for kk, wk in enumerate(w):
+        acc = _fma(v[:, left4 - halo + kk:left4 - halo + kk + 4], wk, acc)
+    return _store(acc, x.size)                                                  # Store
+
+
+def _load_span(x, k, tile):
+    """Phase 1 of pipelined and bulk: the tile with each halo rounded up to whole 16-byte chunks
+    (CONV_SPAN floats from tile_start - CONV_LEFT4), zeros outside [0, n)."""
+    left4 = _round4(k // 2)
+    span = left4 + tile + _round4(k - 1 - k // 2)
+    return _load(x, _tile_starts(x.size, tile) - left4 + np.arange(span)), left4 - k // 2
+
+
+def _convolve_span(x_s, offset, w, tile):
+    """Phase 4 of pipelined and bulk: ``acc += buf[CONV_LEFT4 - CONV_HALO + t + k] * w_s[k]``."""
+    return _convolve_shared(x_s[:, offset:], w, tile)
+
+
+def pipelined(x: np.ndarray, w: np.ndarray, tile: int) -> np.ndarray:
+    """pipelined.cu: which block computes which tile, and when, changes nothing in the values."""
+    x_s, offset = _load_span(x, w.size, tile)     # Phase 1: 16-byte cp.async, several tiles ahead
+    w_s = w.copy()                                # Phase 2: the kernel, once
+    return _store(_convolve_span(x_s, offset, w_s, tile), x.size)   # Phases 3-4
+
+
+def bulk(x: np.ndarray, w: np.ndarray, tile: int) -> np.ndarray:
+    """bulk.cu: the same buffers as pipelined, filled by the bulk copy engine."""
+    x_s, offset = _load_span(x, w.size, tile)     # Phase 1: cp.async.bulk + plain loads at the ends
+    w_s = w.copy()                                # Phase 2: the kernel, once
+    return _store(_convolve_span(x_s, offset, w_s, tile), x.size)   # Phases 3-4
+
+
+VARIANT_FUNCTIONS = {"naive": naive, "tiled_sync": tiled_sync, "puzzle28": puzzle28,
+                     "async_halo": async_halo, "vec4": vec4, "pipelined": pipelined, "bulk": bulk}
 
 
 def run(variant: str, x: np.ndarray, w: np.ndarray, tile: int) -> np.ndarray:

@@ -21,7 +21,7 @@ def halo_cells(n: int, tile: int, k: int) -> list[HaloCell]:
     cfg = launch_config(n, k, tile)
     left, right = k // 2, k - 1 - k // 2
     cells = []
-    for b in range(cfg.blocks):
+    for b in range(cfg.tiles):
         start = b * tile
         for side, slots in (("left", range(left)), ("right", range(left + tile, left + tile + right))):
             for slot in slots:

@@ -13,25 +13,32 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import emulation
-from .compile import VARIANTS, check_variant, compiled_file, kernel_name, source
+from .compile import STAGED_VARIANTS, VARIANTS, check_variant, compiled_file, kernel_name, source
 from .device import _probe, compute_capability, gpu_available
 
 STATIC_SHARED_LIMIT = 48 * 1024   # bytes of static __shared__ per block, on every GPU since sm_20
 MAX_THREADS = 1024
 BACKENDS = ("auto", "gpu", "emulate")
 DEFAULT_TILE = 256
+DEFAULT_STAGES = 4
+MAX_STAGES = 8            # what libcu++'s per-thread pipeline can wait on
+VEC4_MAX_K = 64           # vec4 keeps a window of about K + 8 floats per thread in registers
+ALIGNED_VARIANTS = ("vec4", "pipelined", "bulk")   # 16-byte loads: x and y 16-byte aligned
+MIN_ARCH = {"bulk": 90}   # the bulk copy engine (cp.async.bulk) arrived with Hopper
 
 
 @dataclass(frozen=True)
 class LaunchConfig:
     """How one convolution is laid out on the GPU."""
 
+    variant: str
     n: int              # outputs
     k: int              # taps
-    tile: int           # outputs per block
+    tile: int           # outputs per block (per tile, for the persistent variants)
     threads: int        # threads per block
-    blocks: int         # ceil(n / tile)
-    shared_bytes: int   # static shared memory per block (largest variant: tile + halos + weights)
+    tiles: int          # ceil(n / tile); one block each, except for pipelined and bulk
+    shared_bytes: int   # static shared memory per block
+    stages: int | None  # tile buffers per block (pipelined, bulk)
 
     @property
     def halo(self) -> int:
@@ -44,25 +51,55 @@ def _int(name: str, value) -> int:
     return int(value)
 
 
-def shared_bytes(tile: int, k: int) -> int:
-    """Static shared memory of the largest variant: the tile with both halos, and the weights."""
-    return 4 * ((tile + k - 1) + k)
+def _round4(v: int) -> int:
+    return (v + 3) // 4 * 4
 
 
-def max_tile(k: int = 1) -> int:
-    """Largest valid tile (a multiple of 32) for a kernel of ``k`` taps."""
-    return (STATIC_SHARED_LIMIT // 4 - (2 * k - 1)) // 32 * 32
+def shared_bytes(variant: str, tile: int, k: int, stages: int | None = None) -> int:
+    """Static shared memory of one block of ``variant`` (the sizes in its listing)."""
+    halo = k // 2
+    span = _round4(halo) + tile + _round4(k - 1 - halo)   # CONV_SPAN, 16-byte chunks
+    return {"naive": 0, "vec4": 0,
+            "tiled_sync": 4 * (tile + k - 1 + k), "async_halo": 4 * (tile + k - 1 + k),
+            "puzzle28": 4 * (tile + k),
+            "pipelined": 4 * ((stages or 1) * span + k),
+            "bulk": 4 * (stages or 1) * span + 4 * k + 8 * (stages or 1) + 128,
+            }[variant]
 
 
-def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None = None) -> LaunchConfig:
+def max_tile(k: int = 1, variant: str = "async_halo", stages: int | None = None) -> int:
+    """Largest valid tile (a multiple of 32) for ``k`` taps in ``variant``."""
+    tile = 32
+    while shared_bytes(variant, tile + 32, k, stages) <= STATIC_SHARED_LIMIT and tile < 2**16:
+        tile += 32
+    return tile
+
+
+def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None = None,
+                  variant: str = "async_halo", stages: int | None = None) -> LaunchConfig:
     """Check sizes and return the launch geometry; raises ``ValueError``/``TypeError``.
 
     Rules: ``n >= 1`` and small enough for 32-bit indices; ``1 <= k <= tile``; ``tile`` a
-    multiple of 32 whose shared memory, ``4 * (tile + 2k - 1)`` bytes, fits the 48 KiB static
-    limit; ``threads`` a multiple of 32 from 32 to 1024 (default ``min(tile, 256)``).
+    multiple of 32 whose shared memory fits the 48 KiB static limit (for tiled_sync and
+    async_halo ``4 * (tile + 2k - 1)`` bytes); ``threads`` a multiple of 32 from 32 to 1024
+    (default ``min(tile, 256)``; for vec4, ``tile // 4`` rounded down to a multiple of 32, at
+    least 32 and at most 256); ``stages`` from 1 to 8, for
+    pipelined and bulk only (default 4, or as many as fit); vec4 takes ``k <= 64``.
     """
+    check_variant(variant)
     n, k, tile = _int("n", n), _int("kernel size", k), _int("tile", tile)
-    threads = min(tile, 256) if threads is None else _int("threads", threads)
+    if threads is None:
+        threads = max(32, min(tile // 4 if variant == "vec4" else tile, 256) // 32 * 32)
+    threads = _int("threads", threads)
+    if variant in STAGED_VARIANTS:
+        if stages is None:   # as many as fit, up to DEFAULT_STAGES
+            stages = next((s for s in range(DEFAULT_STAGES, 0, -1) if shared_bytes(
+                variant, tile, k, s) <= STATIC_SHARED_LIMIT), 1)
+        stages = _int("stages", stages)
+        if not 1 <= stages <= MAX_STAGES:
+            raise ValueError(f"stages must be from 1 to {MAX_STAGES}, got {stages}")
+    elif stages is not None:
+        raise ValueError(f"stages applies to {' and '.join(STAGED_VARIANTS)} only, not {variant}")
     if n < 1:
         raise ValueError(f"the input must hold at least one element, got n={n}")
     if tile < 32 or tile % 32:
@@ -72,16 +109,20 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
     if k > tile:
         raise ValueError(f"kernel size {k} is longer than the tile {tile}: a tile's halo "
                          "would reach past its neighbour tile")
-    if shared_bytes(tile, k) > STATIC_SHARED_LIMIT:
-        raise ValueError(f"tile {tile} with kernel size {k} needs {shared_bytes(tile, k)} bytes of "
-                         f"shared memory, over the {STATIC_SHARED_LIMIT}-byte limit; the largest "
-                         f"tile for this kernel is {max_tile(k)}")
+    if variant == "vec4" and k > VEC4_MAX_K:
+        raise ValueError(f"vec4 holds its window in registers: kernel size at most {VEC4_MAX_K}, got {k}")
+    smem = shared_bytes(variant, tile, k, stages)
+    if smem > STATIC_SHARED_LIMIT:
+        raise ValueError(f"{variant} with tile {tile}, kernel size {k}"
+                         f"{f', {stages} stages' if stages else ''} needs {smem} bytes of shared "
+                         f"memory, over the {STATIC_SHARED_LIMIT}-byte limit; the largest tile for "
+                         f"this kernel is {max_tile(k, variant, stages)}")
     if threads < 32 or threads > MAX_THREADS or threads % 32:
         raise ValueError(f"threads must be a multiple of 32 from 32 to {MAX_THREADS}, got {threads}")
     if n > 2**31 - 1 - 2 * tile:
         raise ValueError(f"n={n} is too large for the kernels' 32-bit indices")
-    return LaunchConfig(n=n, k=k, tile=tile, threads=threads, blocks=-(-n // tile),
-                        shared_bytes=shared_bytes(tile, k))
+    return LaunchConfig(variant=variant, n=n, k=k, tile=tile, threads=threads,
+                        tiles=-(-n // tile), shared_bytes=smem, stages=stages)
 
 
 def _array_module(a):
@@ -108,10 +149,15 @@ def _check_vector(name: str, a):
     return xp
 
 
-def _gpu_target(arch: int | None) -> str:
+def _gpu_target(variant: str, arch: int | None) -> str:
     """'sm_XX' for this GPU's own machine code, or 'compute_XX' PTX for an older generation."""
     from .compile import supported_archs
     cc = compute_capability()
+    need = MIN_ARCH.get(variant, 0)
+    if max(cc, 0) < need or (arch is not None and arch < need):
+        raise ValueError(f"{variant} needs sm_{need} or newer (the Hopper bulk copy engine); "
+                         f"{'this GPU is' if arch is None else 'asked for'} sm_{arch or cc}. "
+                         "Its emulation runs anywhere: backend='emulate'.")
     if arch is None:
         if cc in supported_archs():
             return f"sm_{cc}"
@@ -124,14 +170,27 @@ def _gpu_target(arch: int | None) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _kernel(src: str, name: str, tile: int, k: int, threads: int, target: str, device: int):
+def _kernel(src: str, name: str, tile: int, k: int, threads: int, stages, target: str, device: int):
     import cupy
-    module = cupy.RawModule(path=str(compiled_file(src, name, tile, k, threads, target)))
+    module = cupy.RawModule(path=str(compiled_file(src, name, tile, k, threads, target, stages)))
     return module.get_function(name)
 
 
+def _grid(kern, cfg: LaunchConfig) -> int:
+    """One block per tile; for the persistent variants, as many blocks as fit on the GPU at once
+    (by threads, registers and shared memory per multiprocessor), each walking over tiles."""
+    if cfg.variant not in STAGED_VARIANTS:
+        return cfg.tiles
+    import cupy
+    props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+    per_sm = min(props["maxThreadsPerMultiProcessor"] // cfg.threads,
+                 props["regsPerMultiprocessor"] // max(1, kern.num_regs * cfg.threads),
+                 props["sharedMemPerMultiprocessor"] // (cfg.shared_bytes + 1024), 32)
+    return max(1, min(cfg.tiles, per_sm * props["multiProcessorCount"]))
+
+
 def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | None = None,
-            arch: int | None = None, src: str | None = None):
+            stages: int | None = None, arch: int | None = None, src: str | None = None):
     """Compile (cached) and return ``launch()``, which enqueues one kernel on the current stream.
 
     ``x``, ``w``, ``y`` must be contiguous float32 CuPy arrays, ``len(y) == len(x)``. For
@@ -148,19 +207,24 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
             raise ValueError(f"{name} must be contiguous")
     if y.size != x.size:
         raise ValueError(f"y holds {y.size} elements, x {x.size}")
-    cfg = launch_config(x.size, w.size, tile, threads)
-    kern = _kernel(source(variant) if src is None else src, kernel_name(variant),
-                   cfg.tile, cfg.k, cfg.threads, _gpu_target(arch), cupy.cuda.Device().id)
+    cfg = launch_config(x.size, w.size, tile, threads, variant, stages)
+    if variant in ALIGNED_VARIANTS and (x.data.ptr % 16 or y.data.ptr % 16):
+        raise ValueError(f"{variant} moves 16-byte chunks: x and y must start on a 16-byte boundary")
+    kern = _kernel(source(variant) if src is None else src, kernel_name(variant), cfg.tile,
+                   cfg.k, cfg.threads, cfg.stages, _gpu_target(variant, arch), cupy.cuda.Device().id)
+    grid = _grid(kern, cfg)
     args = (x, w, y, np.int32(cfg.n))
 
     def launch():
-        kern((cfg.blocks,), (cfg.threads,), args)
+        kern((grid,), (cfg.threads,), args)
     launch.config = cfg
+    launch.grid = grid
     return launch
 
 
 def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
-           threads: int | None = None, backend: str = "auto", arch: int | None = None):
+           threads: int | None = None, stages: int | None = None, backend: str = "auto",
+           arch: int | None = None):
     """``y[i] = sum_k x[i + k - K//2] * w[k]`` with ``x`` zero outside ``[0, n)``.
 
     Runs ``variant`` (one of ``kernels.VARIANTS``) on the GPU through CuPy, or, without a GPU
@@ -170,11 +234,17 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
     ----------
     x, w : 1-D float32 NumPy or CuPy arrays, not empty. Other dtypes are refused
         (``TypeError``), never cast silently. Non-contiguous arrays are copied.
-    variant : ``"naive"``, ``"tiled_sync"``, ``"puzzle28"`` (the published, wrong algorithm) or
-        ``"async_halo"``; anything else is a ``ValueError``.
-    tile : outputs per block: a multiple of 32 with ``len(w) <= tile`` and
-        ``4 * (tile + 2 * len(w) - 1)`` bytes of shared memory within 48 KiB (``ValueError``).
-    threads : threads per block, a multiple of 32 from 32 to 1024; default ``min(tile, 256)``.
+    variant : ``"naive"``, ``"tiled_sync"``, ``"puzzle28"`` (the published, wrong algorithm),
+        ``"async_halo"``, ``"vec4"`` (float4 loads into registers, ``len(w) <= 64``),
+        ``"pipelined"`` (multi-stage 16-byte cp.async) or ``"bulk"`` (sm_90 bulk copy; on an
+        older GPU a ``ValueError``); anything else is a ``ValueError``.
+    tile : outputs per block (per tile for pipelined and bulk): a multiple of 32 with
+        ``len(w) <= tile`` and the variant's shared memory within 48 KiB (``ValueError``); for
+        async_halo that is ``4 * (tile + 2 * len(w) - 1)`` bytes.
+    threads : threads per block, a multiple of 32 from 32 to 1024; default ``min(tile, 256)``
+        (vec4: ``tile // 4`` rounded down to a multiple of 32, from 32 to 256).
+    stages : tile buffers per block for pipelined and bulk, 1 to 8 (default 4, or as many as
+        fit in shared memory); ``ValueError`` for any other variant.
     backend : ``"auto"`` (the GPU if there is one), ``"gpu"`` (``RuntimeError`` without one)
         or ``"emulate"``.
     arch : run PTX compiled for this older compute capability (e.g. ``75`` for a T4's code
@@ -192,7 +262,7 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     xp = _check_vector("x", x)
     _check_vector("w", w)
-    cfg = launch_config(x.size, w.size, tile, threads)
+    cfg = launch_config(x.size, w.size, tile, threads, variant, stages)
     on_gpu = backend == "gpu" or (backend == "auto" and gpu_available())
     if backend == "gpu" and not gpu_available():
         raise RuntimeError(f"backend='gpu' but no GPU is usable here: {_probe()[1]}")
@@ -203,9 +273,11 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
         return xp.asarray(y)
     import cupy
     xd = cupy.ascontiguousarray(cupy.asarray(x))
+    if xd.data.ptr % 16:
+        xd = xd.copy()   # a fresh allocation is 256-byte aligned
     wd = cupy.ascontiguousarray(cupy.asarray(w))
     y = cupy.full(cfg.n, cupy.nan, dtype=cupy.float32)
-    prepare(variant, xd, wd, y, tile=cfg.tile, threads=cfg.threads, arch=arch)()
+    prepare(variant, xd, wd, y, tile=cfg.tile, threads=cfg.threads, stages=cfg.stages, arch=arch)()
     return y if xp is not np else cupy.asnumpy(y)
 
 

@@ -26,7 +26,7 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
     tile) are zeros."""
     cfg = launch_config(n, k, tile)
     left, right = k // 2, k - 1 - k // 2
-    rows, end = cfg.blocks, cfg.blocks * tile   # the last tile may run past n
+    rows, end = cfg.tiles, cfg.tiles * tile   # the last tile may run past n
     fig = Figure(figsize=(12, 1.2 + 0.55 * rows))
     ax = fig.subplots()
     top = rows + 0.6

@@ -6,15 +6,19 @@ import re
 import pytest
 
 import kernels
-from kernels.compile import compile_source, supported_archs, CompileError
+from kernels.compile import STAGED_VARIANTS, CompileError, compile_source, supported_archs
 
-CONFIGS = [(256, 5, 256), (32, 1, 32), (96, 4, 64), (1024, 31, 1024)]
+CONFIGS = [(256, 5, 256), (32, 1, 32), (96, 4, 64), (1024, 31, 1024)]   # (tile, k, threads)
 ARCHS = [75, 80, 90]
+
+
+def stages(variant):
+    return 4 if variant in STAGED_VARIANTS else None
 
 
 def ptx(variant, arch, tile=256, k=5, threads=256):
     return compile_source(kernels.source(variant), kernels.kernel_name(variant),
-                          tile, k, threads, f"compute_{arch}").decode()
+                          tile, k, threads, f"compute_{arch}", stages(variant)).decode()
 
 
 def test_nvrtc_targets_the_book_gpus():
@@ -33,18 +37,27 @@ def test_compiles_to_ptx(variant, arch, tile, k, threads):
 @pytest.mark.parametrize("variant", kernels.VARIANTS)
 def test_compiles_to_machine_code(variant, arch):
     cubin = compile_source(kernels.source(variant), kernels.kernel_name(variant),
-                           256, 5, 256, f"sm_{arch}")
+                           256, 5, 256, f"sm_{arch}", stages(variant))
     assert cubin[:4] == b"\x7fELF"
 
 
 @pytest.mark.parametrize("variant", kernels.VARIANTS)
 def test_cp_async_only_where_the_hardware_has_it(variant):
-    uses = {arch: "cp.async.ca.shared.global" in ptx(variant, arch) for arch in ARCHS}
+    texts = {arch: ptx(variant, arch) for arch in ARCHS}
+    uses = {arch: bool(re.search(r"cp\.async\.c[ag]\.shared\.global", t)) for arch, t in texts.items()}
+    bulk = {arch: "cp.async.bulk.shared" in t for arch, t in texts.items()}
     if variant in kernels.ASYNC_VARIANTS:
         assert uses == {75: False, 80: True, 90: True}   # sm_75: libcu++ copies synchronously
-        assert re.search(r"cp\.async\.wait_(group|all)", ptx(variant, 90))
+        assert re.search(r"cp\.async\.wait_(group|all)", texts[90])
     else:
         assert not any(uses.values())
+    assert bulk == {75: False, 80: False, 90: variant == "bulk"}
+
+
+def test_sixteen_byte_copies_in_pipelined_four_byte_in_async_halo():
+    assert re.search(r"cp\.async\.cg\.shared\.global(\.L2::\w+)? \[[^]]+\], \[[^]]+\], 16", ptx("pipelined", 90))
+    assert re.search(r"cp\.async\.ca\.shared\.global(\.L2::\w+)? \[[^]]+\], \[[^]]+\], 4", ptx("async_halo", 90))
+    assert "ld.global.nc.v4.f32" in ptx("vec4", 90)
 
 
 def test_async_halo_copies_tile_and_halo_puzzle28_only_the_tile():

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.gpu
 CONFIGS = [(32, 1, 32), (32, 2, 32), (32, 32, 32), (64, 3, 32), (96, 7, 64), (128, 4, 128),
            (256, 5, 256), (256, 31, 128), (512, 9, 512), (1024, 1, 1024), (1024, 64, 256),
            (2048, 33, 1024), (4096, 256, 512)]
-CORRECT = ["naive", "tiled_sync", "async_halo"]
+CORRECT = [v for v in kernels.VARIANTS if v != "puzzle28"]
 
 
 def ulps(a, b):
@@ -26,6 +26,11 @@ def ulps(a, b):
     ia = np.where(ia < 0, np.int64(-2**31) - ia, ia)
     ib = np.where(ib < 0, np.int64(-2**31) - ib, ib)
     return np.abs(ia - ib)
+
+
+def runs(variant, k, arch):
+    """Whether this variant takes these sizes on this code path (vec4: k <= 64; bulk: sm_90)."""
+    return not ((variant == "vec4" and k > 64) or (variant == "bulk" and arch is not None))
 
 
 def check_against_emulation(variant, y, x, w, tile, where):
@@ -42,6 +47,8 @@ def check_against_emulation(variant, y, x, w, tile, where):
 @pytest.mark.parametrize("arch", [None, 75], ids=["native", "compute_75"])
 @pytest.mark.parametrize("variant", kernels.VARIANTS)
 def test_seed_config(variant, arch):
+    if not runs(variant, 5, arch):
+        pytest.skip("bulk needs sm_90: no compute_75 build")
     s = kernels.SEED
     x, w = random_inputs(s["n"], s["k"])
     y = kernels.conv1d(x, w, variant, tile=s["tile"], threads=s["threads"], arch=arch)
@@ -63,7 +70,7 @@ def test_random_shapes(arch):
         n = int(rng.choice([rng.integers(1, k + 2), rng.integers(1, 8 * tile),
                             tile * rng.integers(1, 9), rng.integers(1, 300_000)]))
         x, w = random_inputs(n, k, rng.integers(2**63))
-        for variant in kernels.VARIANTS:
+        for variant in (v for v in kernels.VARIANTS if runs(v, k, arch)):
             where = f"seed={seed} case={case} {variant} n={n} tile={tile} k={k} threads={threads}"
             y = kernels.conv1d(x, w, variant, tile=tile, threads=threads, arch=arch)
             check_against_emulation(variant, y, x, w, tile, where)
@@ -103,6 +110,33 @@ def test_a_kernel_without_halo_is_caught():
     kernels.prepare("async_halo", cupy.asarray(x), cupy.asarray(w), y, src=broken)()
     bad = kernels.wrong_outputs(y, x, w)
     assert bad.size > 0 and set(bad % 256) <= {0, 1, 254, 255}
+
+
+@pytest.mark.parametrize("stages", [1, 2, 3, 4, 8])
+@pytest.mark.parametrize("variant", kernels.compile.STAGED_VARIANTS)
+def test_every_stage_count(variant, stages):
+    """Persistent blocks walk several tiles each: more tiles than blocks, odd sizes."""
+    for n in (1, 1000, 4 * 1024 * 132 * 8 + 17):
+        x, w = random_inputs(n, 7)
+        y = kernels.conv1d(x, w, variant, tile=1024, stages=stages)
+        kernels.assert_correct(y, x, w, f"{variant} stages={stages} n={n}")
+
+
+def test_bulk_is_refused_below_sm_90():
+    x, w = random_inputs(1000, 5)
+    with pytest.raises(ValueError, match="needs sm_90"):
+        kernels.conv1d(x, w, "bulk", arch=80)
+
+
+def test_misaligned_input_is_copied_or_refused():
+    import cupy
+    x, w = random_inputs(10_001, 5)
+    xd = cupy.asarray(x)
+    for variant in ("vec4", "pipelined", "bulk"):
+        kernels.assert_correct(kernels.conv1d(xd[1:], cupy.asarray(w), variant), x[1:], w)
+        y = cupy.full(10_000, cupy.nan, cupy.float32)
+        with pytest.raises(ValueError, match="16-byte"):
+            kernels.prepare(variant, xd[1:], cupy.asarray(w), y)
 
 
 def test_device_info_names_the_gpu():

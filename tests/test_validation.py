@@ -34,6 +34,15 @@ CASES = [
     ("unknown variant", dict(variant="async"), ValueError, "unknown variant"),
     ("unknown backend", dict(backend="cuda"), ValueError, "backend must be"),
     ("arch with the emulation", dict(backend="emulate", arch=75), ValueError, "arch"),
+    ("stages for a one-tile variant", dict(variant="async_halo", stages=2), ValueError,
+     "stages applies to"),
+    ("stages zero", dict(variant="pipelined", stages=0), ValueError, "stages must be"),
+    ("stages nine", dict(variant="bulk", stages=9), ValueError, "stages must be"),
+    ("stages not an int", dict(variant="pipelined", stages=2.0), TypeError, "stages must be an integer"),
+    ("vec4 with a long kernel", dict(variant="vec4", w=np.ones(65, np.float32)), ValueError,
+     "at most 64"),
+    ("pipelined stages over shared memory", dict(variant="pipelined", tile=4096, stages=4),
+     ValueError, "shared memory"),
 ]
 
 
@@ -53,12 +62,20 @@ def test_bad_input_raises(what, kwargs, error, message):
         kernels.conv1d(**args)
 
 
-def test_largest_tile_is_accepted_and_one_more_warp_is_not():
+@pytest.mark.parametrize("variant", [v for v in kernels.VARIANTS if v not in ("naive", "vec4")])
+def test_largest_tile_is_accepted_and_one_more_warp_is_not(variant):
+    stages = 1 if variant in ("pipelined", "bulk") else None
     for k in (1, 5, 64):
-        cfg = kernels.launch_config(10**6, k, tile=kernels.max_tile(k))
+        top = kernels.max_tile(k, variant, stages)
+        cfg = kernels.launch_config(10**6, k, top, variant=variant, stages=stages)
         assert cfg.shared_bytes <= 48 * 1024
         with pytest.raises(ValueError, match="shared memory"):
-            kernels.launch_config(10**6, k, tile=kernels.max_tile(k) + 32)
+            kernels.launch_config(10**6, k, top + 32, variant=variant, stages=stages)
+
+
+def test_default_stages_are_as_many_as_fit():
+    assert kernels.launch_config(10**6, 5, 1024, variant="pipelined").stages == 4
+    assert kernels.launch_config(10**6, 5, 4096, variant="pipelined").stages == 2
 
 
 def test_n_too_large_for_32_bit_indices():
@@ -83,5 +100,5 @@ def test_gpu_backend_without_gpu_is_a_clear_error():
 def test_launch_geometry_at_seed_config():
     s = kernels.SEED
     cfg = kernels.launch_config(s["n"], s["k"], s["tile"], s["threads"])
-    assert (cfg.blocks, cfg.threads, cfg.halo) == (64, 256, 2)
-    assert cfg.shared_bytes == 4 * (256 + 4 + 5)
+    assert (cfg.tiles, cfg.threads, cfg.halo) == (64, 256, 2)
+    assert cfg.shared_bytes == 4 * (256 + 4 + 5)   # async_halo: tile + halos + weights
