@@ -82,22 +82,26 @@ def include_dirs() -> list[str]:
     return [str(KERNEL_DIR), str(libcudacxx)]
 
 
-def options(tile: int, k: int, threads: int, target: str, stages: int | None = None) -> list[str]:
+TRACED_VARIANTS = ("tiled_sync", "puzzle28", "async_halo")   # have TRACE() points (notebook 02)
+
+
+def options(tile: int, k: int, threads: int, target: str, stages: int | None = None,
+            trace: bool = False) -> list[str]:
     """NVRTC options for one configuration; ``target`` as 'sm_90' or 'compute_75'."""
-    staged = [] if stages is None else [f"-DCONV_STAGES={stages}"]
+    extra = ([] if stages is None else [f"-DCONV_STAGES={stages}"]) + (["-DCONV_TRACE"] if trace else [])
     return [f"--gpu-architecture={target}", "-std=c++17",
-            f"-DCONV_TILE={tile}", f"-DCONV_K={k}", f"-DCONV_THREADS={threads}", *staged,
+            f"-DCONV_TILE={tile}", f"-DCONV_K={k}", f"-DCONV_THREADS={threads}", *extra,
             *(f"-I{d}" for d in include_dirs())]
 
 
 def compile_source(src: str, name: str, tile: int, k: int, threads: int, target: str,
-                   stages: int | None = None) -> bytes:
+                   stages: int | None = None, trace: bool = False) -> bytes:
     """Compile ``src`` (a kernel listing) to CUBIN (``sm_XX``) or PTX (``compute_XX``).
 
     Raises :class:`CompileError` with NVRTC's log when the source does not compile.
     """
     nvrtc = _nvrtc()
-    opts = options(tile, k, threads, target, stages)
+    opts = options(tile, k, threads, target, stages, trace)
     prog = nvrtc.createProgram(src, f"{name}.cu", [], [])
     try:
         try:
@@ -111,15 +115,15 @@ def compile_source(src: str, name: str, tile: int, k: int, threads: int, target:
 
 
 def compiled_file(src: str, name: str, tile: int, k: int, threads: int, target: str,
-                  stages: int | None = None) -> Path:
+                  stages: int | None = None, trace: bool = False) -> Path:
     """Compile through the disk cache; returns the path of the CUBIN or PTX file."""
     headers = (KERNEL_DIR / "conv1d_common.cuh").read_text()
-    key = "\0".join([src, headers, name, *options(tile, k, threads, target, stages),
+    key = "\0".join([src, headers, name, *options(tile, k, threads, target, stages, trace),
                      str(nvrtc_version())])
     suffix = ".cubin" if target.startswith("sm_") else ".ptx"
     path = CACHE_DIR / f"{name}-{target}-{hashlib.sha256(key.encode()).hexdigest()[:24]}{suffix}"
     if not path.exists():
-        binary = compile_source(src, name, tile, k, threads, target, stages)
+        binary = compile_source(src, name, tile, k, threads, target, stages, trace)
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(binary)

@@ -26,3 +26,32 @@
 #define CONV_LEFT4  ((CONV_HALO + 3) / 4 * 4)
 #define CONV_RIGHT4 ((CONV_K - 1 - CONV_HALO + 3) / 4 * 4)
 #define CONV_SPAN   (CONV_LEFT4 + CONV_TILE + CONV_RIGHT4)
+
+// Timelines (notebook 02). Compiled with -DCONV_TRACE, thread 0 of every block records at each
+// trace point the SM it runs on, %globaltimer (ns) and clock64() (SM cycles) into
+// trace[block * CONV_TRACE_WORDS ...]; the kernel then takes the trace buffer as a fifth
+// argument. Without the flag, CONV_TRACE_ARG and TRACE() are empty and cost nothing.
+//   0 start   1 tile copy issued (sync: loaded)   2 weights loaded   3 own copies waited for
+//   4 barrier passed   5 outputs stored
+#define CONV_TRACE_POINTS 6
+#define CONV_TRACE_WORDS (1 + 2 * CONV_TRACE_POINTS)
+#ifdef CONV_TRACE
+#define CONV_TRACE_ARG , unsigned long long* __restrict__ trace
+#define TRACE(point) conv_trace(trace, point)
+__device__ __forceinline__ void conv_trace(unsigned long long* trace, int point)
+{
+    if (threadIdx.x == 0) {
+        unsigned long long ns;
+        unsigned int sm;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns) :: "memory");
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        unsigned long long* record = trace + (size_t)blockIdx.x * CONV_TRACE_WORDS;
+        record[0] = sm;
+        record[1 + point] = ns;
+        record[1 + CONV_TRACE_POINTS + point] = clock64();
+    }
+}
+#else
+#define CONV_TRACE_ARG
+#define TRACE(point)
+#endif

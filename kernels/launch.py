@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import emulation
-from .compile import STAGED_VARIANTS, VARIANTS, check_variant, compiled_file, kernel_name, source
+from .compile import STAGED_VARIANTS, TRACED_VARIANTS, VARIANTS, check_variant, compiled_file, kernel_name, source
 from .device import _probe, compute_capability, gpu_available
 
 STATIC_SHARED_LIMIT = 48 * 1024   # bytes of static __shared__ per block, on every GPU since sm_20
@@ -170,9 +170,10 @@ def _gpu_target(variant: str, arch: int | None) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _kernel(src: str, name: str, tile: int, k: int, threads: int, stages, target: str, device: int):
+def _kernel(src: str, name: str, tile: int, k: int, threads: int, stages, target: str, device: int,
+            trace: bool = False):
     import cupy
-    module = cupy.RawModule(path=str(compiled_file(src, name, tile, k, threads, target, stages)))
+    module = cupy.RawModule(path=str(compiled_file(src, name, tile, k, threads, target, stages, trace)))
     return module.get_function(name)
 
 
@@ -190,12 +191,14 @@ def _grid(kern, cfg: LaunchConfig) -> int:
 
 
 def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | None = None,
-            stages: int | None = None, arch: int | None = None, src: str | None = None):
+            stages: int | None = None, arch: int | None = None, src: str | None = None,
+            trace=None):
     """Compile (cached) and return ``launch()``, which enqueues one kernel on the current stream.
 
     ``x``, ``w``, ``y`` must be contiguous float32 CuPy arrays, ``len(y) == len(x)``. For
     timing: the returned function does nothing but launch. ``src`` replaces the variant's
-    listing (the exercise's learner code); its kernel must keep the variant's name.
+    listing (the exercise's learner code); its kernel must keep the variant's name. ``trace``, a
+    CuPy uint64 array of ``tiles * 13`` words, selects the build with trace points (notebook 02).
     """
     import cupy
     check_variant(variant)
@@ -210,10 +213,16 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
     cfg = launch_config(x.size, w.size, tile, threads, variant, stages)
     if variant in ALIGNED_VARIANTS and (x.data.ptr % 16 or y.data.ptr % 16):
         raise ValueError(f"{variant} moves 16-byte chunks: x and y must start on a 16-byte boundary")
+    if trace is not None:
+        if variant not in TRACED_VARIANTS:
+            raise ValueError(f"only {', '.join(TRACED_VARIANTS)} have trace points")
+        if not isinstance(trace, cupy.ndarray) or trace.dtype != np.uint64 or trace.size < 13 * cfg.tiles:
+            raise ValueError(f"trace must be a CuPy uint64 array of at least {13 * cfg.tiles} words")
     kern = _kernel(source(variant) if src is None else src, kernel_name(variant), cfg.tile,
-                   cfg.k, cfg.threads, cfg.stages, _gpu_target(variant, arch), cupy.cuda.Device().id)
+                   cfg.k, cfg.threads, cfg.stages, _gpu_target(variant, arch), cupy.cuda.Device().id,
+                   trace is not None)
     grid = _grid(kern, cfg)
-    args = (x, w, y, np.int32(cfg.n))
+    args = (x, w, y, np.int32(cfg.n)) + (() if trace is None else (trace,))
 
     def launch():
         kern((grid,), (cfg.threads,), args)

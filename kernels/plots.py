@@ -100,3 +100,104 @@ def plot_error_map(outputs: dict, x, w, tile: int):
     hist.legend(fontsize=9)
     fig.tight_layout()
     return fig
+
+
+PHASE_COLOURS = {"tile load": "#8ecae6", "weight load": "#ffb703", "wait": "#d9d9d9",
+                 "barrier": "#b8b8ff", "compute": "#90be6d"}
+# In the model, a lane holds the tile load above, and the weight load then the wait below.
+_SUBLANE = {"tile load": (0.05, 0.38), "weight load": (0.47, 0.38), "wait": (0.47, 0.38)}
+
+
+def plot_schedules(*schedules, overlap_loads: bool = True):
+    """Gantt charts (one panel per schedule, one lane per block or SM slot) on a shared time
+    axis. In the model, the tile and weight loads share a lane: tile above, weights below."""
+    fig = Figure(figsize=(12, 1.0 + sum(0.35 * (1 + max(b.lane for b in s.bars)) + 0.9
+                                        for s in schedules)))
+    lanes = [1 + max(b.lane for b in s.bars) for s in schedules]
+    axes = fig.subplots(len(schedules), 1, sharex=True, squeeze=False,
+                        gridspec_kw={"height_ratios": [n + 1.5 for n in lanes]})[:, 0]
+    for ax, sched, n in zip(axes, schedules, lanes):
+        for bar in sched.bars:
+            low, height = (_SUBLANE.get(bar.phase, (0.05, 0.8)) if sched.lane_label == "block"
+                           else (0.05, 0.8))
+            ax.broken_barh([(bar.start, bar.duration)], (bar.lane + low, height),
+                           facecolors=PHASE_COLOURS[bar.phase], edgecolor="white", lw=0.3)
+        labels = sched.meta.get("labels", {})
+        ax.set_yticks([i + 0.45 for i in range(n)],
+                      [labels.get(i, f"{sched.lane_label} {i}") for i in range(n)], fontsize=8)
+        ax.set_ylim(-0.2, n + 0.1)
+        ax.invert_yaxis()
+        ax.set_title(f"{sched.title}: {sched.total:.4g} {sched.unit}", fontsize=10, loc="left")
+    axes[-1].set_xlabel(f"time ({schedules[0].unit})")
+    axes[-1].set_xlim(left=0)
+    axes[0].legend(handles=[Patch(fc=c, label=p) for p, c in PHASE_COLOURS.items()],
+                   loc="lower right", bbox_to_anchor=(1.0, 1.02), ncol=5, frameon=False, fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _n_label(n: int) -> str:
+    return f"$2^{{{int(np.log2(n))}}}$"
+
+
+def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
+    """Effective bandwidth (8 N bytes over the kernel time) against N for every variant and peer,
+    under the device copy of the same bytes (the roofline)."""
+    rows = [r for r in result["rows"] if r["k"] == k]
+    fig = Figure(figsize=(12, 5.5))
+    ax = fig.subplots()
+    names = list(dict.fromkeys(r["name"] for r in rows))
+    for name in names:
+        rs = sorted((r for r in rows if r["name"] == name), key=lambda r: r["n"])
+        style = dict(color="black", ls="--", lw=2) if name == "copy" else dict(marker="o", ms=4)
+        ax.plot([r["n"] for r in rs], [r["gbps"] for r in rs],
+                label="device copy (roofline)" if name == "copy" else name, **style)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("N (float32 elements); the working set is 8 N bytes")
+    ax.set_ylabel("GB/s (8 N bytes / kernel time)")
+    l2 = result["provenance"].get("l2_bytes")
+    if l2:
+        ax.axvline(l2 / 8, color="grey", lw=0.8, ls=":")
+        ax.text(l2 / 8, ax.get_ylim()[1] * 0.97, " x and y fill the L2", fontsize=8, va="top")
+    ax.legend(fontsize=8, ncol=2, loc="upper left")
+    ax.set_title(f"K = {k}. {label}", fontsize=10, loc="left")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_stage_sweep(result: dict, label: str = ""):
+    """Bandwidth of the pipelined kernel against its number of stages, beside the bytes each SM
+    keeps in flight (Little's law: bandwidth = bytes in flight / latency)."""
+    rows = sorted(result["stage_sweep"], key=lambda r: r["config"]["stages"])
+    sms = result["provenance"]["multiprocessors"]
+    fig = Figure(figsize=(9, 4.2))
+    ax = fig.subplots()
+    stages = [r["config"]["stages"] for r in rows]
+    ax.bar(stages, [r["gbps"] for r in rows], color="#8ecae6", label="pipelined, GB/s")
+    copy = np.median([r["copy_us"] for r in rows])
+    ax.axhline(8 * rows[0]["n"] / (copy * 1e-6) / 1e9, color="black", ls="--", label="device copy")
+    ax.set_xlabel("stages (tile buffers per block)")
+    ax.set_ylabel("GB/s")
+    ax.set_xticks(stages)
+    twin = ax.twinx()
+    twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-", color="#f28482",
+              label="KiB in flight per SM")
+    twin.set_ylabel("KiB in flight per SM (while computing)")
+    twin.set_ylim(0, None)
+    ax.legend(loc="upper left", fontsize=8)
+    twin.legend(loc="lower right", fontsize=8)
+    ax.set_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, tile {rows[0]['config']['tile']}. "
+                 f"{label}", fontsize=10, loc="left")
+    fig.tight_layout()
+    return fig
+
+
+def bytes_in_flight(row: dict, multiprocessors: int) -> float:
+    """Bytes of input one SM has requested but not yet consumed while it computes a tile:
+    resident blocks x stages still in flight x bytes per tile buffer."""
+    c = row["config"]
+    k = row["k"]
+    span = (k // 2 + 3) // 4 * 4 + c["tile"] + (k - 1 - k // 2 + 3) // 4 * 4
+    blocks_per_sm = c["grid"] / multiprocessors
+    return blocks_per_sm * max(c["stages"] - 1, 1) * span * 4

@@ -1,0 +1,222 @@
+"""Measure the variants against the device's copy bandwidth and against CuPy and PyTorch.
+
+    python -m kernels.bench [--quick] [--out FILE.json]
+
+Kernel-only times: CUDA events around each launch (``cupyx.profiler.benchmark``), or, at small
+N where launch overhead would dominate, around the replay of a CUDA graph of many launches.
+Medians with the interquartile range. Every row also carries the time of a device-to-device copy
+of the same bytes (read x, write y: 8 N bytes) measured in the same run, and the ratio to it.
+The JSON written records the device, driver, CuPy version, date and command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .device import device_info
+from .launch import launch_config, prepare
+from .reference import assert_correct
+
+RECORDED = Path(__file__).resolve().parent / "recorded"
+OURS = ("naive", "tiled_sync", "puzzle28", "async_halo", "vec4", "pipelined", "bulk")
+PEERS = ("cupyx.ndimage.correlate1d", "torch.conv1d")
+GRAPH_BELOW = 2**21          # graph replay below this many elements
+LAUNCHES_PER_GRAPH = 50
+
+
+@dataclass
+class Row:
+    name: str                 # a variant, a peer, or "copy"
+    n: int
+    k: int
+    median_us: float
+    q1_us: float
+    q3_us: float
+    copy_us: float            # device-to-device copy of the same 8 N bytes, same run
+    method: str               # "events" or "graph"
+    config: dict              # tile, threads, stages, grid
+
+    @property
+    def gbps(self) -> float:
+        return 8 * self.n / (self.median_us * 1e-6) / 1e9
+
+    @property
+    def ratio(self) -> float:
+        """Time over the copy time: 1.0 is the copy roofline."""
+        return self.median_us / self.copy_us
+
+
+def time_us(fn, n: int, n_repeat: int | None = None) -> tuple[np.ndarray, str]:
+    """Per-launch GPU times of ``fn`` in microseconds, and the method used."""
+    import cupy
+    from cupyx.profiler import benchmark
+    if n_repeat is None:
+        n_repeat = 200 if n <= 2**22 else 40
+    if n < GRAPH_BELOW:
+        stream = cupy.cuda.Stream(non_blocking=True)
+        with stream:
+            fn()   # compile and load outside the capture
+            stream.begin_capture()
+            for _ in range(LAUNCHES_PER_GRAPH):
+                fn()
+            graph = stream.end_capture()
+            result = benchmark(graph.launch, (stream,), n_repeat=max(20, n_repeat // 5), n_warmup=3)
+        return result.gpu_times[0] * 1e6 / LAUNCHES_PER_GRAPH, "graph"
+    result = benchmark(fn, n_repeat=n_repeat, n_warmup=max(3, n_repeat // 10))
+    return result.gpu_times[0] * 1e6, "events"
+
+
+def copy_fn(x, y):
+    """A device-to-device copy of x into y: the same bytes as a convolution moves."""
+    import cupy
+    runtime = cupy.cuda.runtime
+
+    def copy():
+        runtime.memcpyAsync(y.data.ptr, x.data.ptr, x.nbytes, runtime.memcpyDeviceToDevice,
+                            cupy.cuda.get_current_stream().ptr)
+    return copy
+
+
+def peer_fn(name: str, x, w, y):
+    """A library's convolution with our definition (zero padding), writing into y where it can."""
+    k = w.size
+    if name == "cupyx.ndimage.correlate1d":
+        from cupyx.scipy import ndimage
+        return lambda: ndimage.correlate1d(x, w, mode="constant", cval=0.0, output=y)
+    if name == "torch.conv1d":   # output length n (odd K) or n + 1 (even K); checked on [:n]
+        import torch
+        torch.backends.cudnn.allow_tf32 = False
+        xt, wt = torch.from_dlpack(x).view(1, 1, -1), torch.from_dlpack(w).view(1, 1, -1)
+        return lambda: torch.nn.functional.conv1d(xt, wt, padding=k // 2)
+    raise ValueError(name)
+
+
+def _check_peer(name, fn, x, w, y):
+    import cupy
+    out = fn()
+    if name == "torch.conv1d":
+        out = cupy.from_dlpack(out.view(-1)[:x.size].contiguous())
+    else:
+        out = y
+    assert_correct(out, x.get(), w.get(), name)
+
+
+def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -> list[Row]:
+    """Time each name (a variant, a peer or 'copy') at one (n, k), with fresh random inputs.
+    ``configs`` maps a variant to its launch keywords (tile, threads, stages)."""
+    import cupy
+    configs = configs or {}
+    rng = np.random.default_rng(seed)
+    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
+    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
+    y = cupy.empty_like(x)
+    copy_times, copy_method = time_us(copy_fn(x, y), n)
+    copy_us = float(np.median(copy_times))
+    rows = [Row("copy", n, k, copy_us, *np.percentile(copy_times, [25, 75]).tolist(), copy_us,
+                copy_method, {})]
+    for name in names:
+        if name in PEERS:
+            try:
+                fn = peer_fn(name, x, w, y)
+                _check_peer(name, fn, x, w, y)
+            except ImportError:
+                continue
+            times, method = time_us(fn, n)
+            config = {}
+        else:
+            kw = configs.get(name, {})
+            y.fill(cupy.nan)
+            fn = prepare(name, x, w, y, **kw)
+            fn()
+            if name != "puzzle28":
+                assert_correct(y, x.get(), w.get(), name)
+            times, method = time_us(fn, n)
+            cfg = fn.config
+            config = dict(tile=cfg.tile, threads=cfg.threads, stages=cfg.stages, grid=fn.grid)
+        rows.append(Row(name, n, k, float(np.median(times)),
+                        *np.percentile(times, [25, 75]).tolist(), copy_us, method, config))
+    return rows
+
+
+def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(512, 1024, 2048),
+         threads=(128, 256, 512), stages=(1, 2, 3, 4)) -> tuple[dict, list[Row]]:
+    """The fastest (tile, threads, stages) of a staged variant at one size; all rows kept."""
+    rows = []
+    for tile in tiles:
+        for th in threads:
+            for s in stages:
+                try:
+                    launch_config(n, k, tile, th, variant, s)
+                except ValueError:
+                    continue
+                rows += [r for r in measure([variant], n, k, {variant: dict(tile=tile, threads=th, stages=s)})
+                         if r.name == variant]
+    best = min(rows, key=lambda r: r.median_us)
+    return {key: best.config[key] for key in ("tile", "threads", "stages")}, rows
+
+
+def run(quick: bool = False) -> dict:
+    sizes = [2**p for p in (range(14, 27, 4) if quick else range(14, 29, 2))]
+    ks = (5,) if quick else (3, 5, 9, 31)
+    started = time.time()
+    configs, tuning = {}, []
+    for variant in ("pipelined", "bulk"):
+        best, rows = tune(variant, tiles=(1024,), threads=(256,), stages=(2, 4)) if quick else tune(variant)
+        configs[variant] = best
+        tuning += rows
+    configs["vec4"] = dict(tile=1024, threads=256)
+    rows = []
+    for k in ks:
+        for n in sizes:
+            rows += measure(OURS + PEERS, n, k, configs)
+            print(f"  k={k:2d} n=2^{int(np.log2(n)):2d} done", file=sys.stderr)
+    stages = []
+    for s in range(1, 5):
+        kw = dict(configs["pipelined"], stages=s)
+        stages += [r for r in measure(["pipelined"], 2**26, 5, {"pipelined": kw}) if r.name == "pipelined"]
+    return {"provenance": {**device_info(), "command": " ".join(["python -m kernels.bench", *sys.argv[1:]]),
+                           "seconds": round(time.time() - started, 1)},
+            "configs": configs,
+            "rows": [dict(asdict(r), gbps=r.gbps, ratio=r.ratio) for r in rows],
+            "tuning": [dict(asdict(r), gbps=r.gbps, ratio=r.ratio) for r in tuning],
+            "stage_sweep": [dict(asdict(r), gbps=r.gbps, ratio=r.ratio) for r in stages]}
+
+
+def table(result: dict, n: int = 2**26, k: int = 5) -> str:
+    rows = [r for r in result["rows"] if r["n"] == n and r["k"] == k]
+    lines = [f"n = 2^{int(np.log2(n))}, K = {k} on {result['provenance'].get('device')}",
+             f"{'':28s} {'median µs':>10s} {'GB/s':>8s} {'÷ copy':>7s}"]
+    for r in sorted(rows, key=lambda r: r["median_us"]):
+        lines.append(f"{r['name']:28s} {r['median_us']:10.1f} {r['gbps']:8.0f} {r['ratio']:7.2f}")
+    return "\n".join(lines)
+
+
+def load(name: str = "h200_bench") -> dict:
+    """A recorded benchmark (kernels/recorded/NAME.json), with its provenance."""
+    return json.loads((RECORDED / f"{name}.json").read_text())
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m kernels.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a few sizes, K = 5 only")
+    parser.add_argument("--out", type=Path, help="write the JSON here")
+    args = parser.parse_args(argv)
+    info = device_info()
+    if info["backend"] != "gpu":
+        sys.exit(f"the benchmark needs a GPU ({info['reason']}); recorded results: kernels/recorded/")
+    result = run(quick=args.quick)
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=1))
+    print(table(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""Show the kernel listings in a notebook: whole, or as what changed from the previous step."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+
+from .compile import STAGED_VARIANTS, compile_source, kernel_name, source
+
+
+def show(variant: str):
+    """The listing of ``variant``, highlighted (an IPython ``Code`` object)."""
+    from IPython.display import Code
+    return Code(source(variant), language="cuda")
+
+
+def diff_text(old: str, new: str, context: int = 3) -> str:
+    return "".join(difflib.unified_diff(source(old).splitlines(True), source(new).splitlines(True),
+                                        f"kernels/{old}.cu", f"kernels/{new}.cu", n=context))
+
+
+def diff(old: str, new: str, context: int = 3):
+    """What changed from ``old`` to ``new``: removed lines marked -, added lines marked +."""
+    from IPython.display import Code
+    return Code(diff_text(old, new, context), language="diff")
+
+
+def copy_instructions(variant: str, arch: int, tile: int = 256, k: int = 5, threads: int = 256) -> dict:
+    """How many of each copy-related PTX instruction the compiler emits for ``compute_{arch}``."""
+    stages = 4 if variant in STAGED_VARIANTS else None
+    ptx = compile_source(source(variant), kernel_name(variant), tile, k, threads,
+                         f"compute_{arch}", stages).decode()
+    ops = re.findall(r"^\s*((?:cp\.async|mbarrier|bar\.sync|ld\.global|ld\.shared|st\.shared)[\w.:]*)",
+                     ptx, re.M)
+    return dict(sorted(Counter(op.split(".L2")[0] for op in ops).items()))

@@ -1,0 +1,244 @@
+"""Sync against async, as a model you can play with and as timelines measured inside the kernels.
+
+The model (``model``) replays the puzzle's argument with its phases as parameters. The measured
+timelines (``trace``) come from the same kernel listings built with ``-DCONV_TRACE``: thread 0 of
+every block records its SM, ``%globaltimer`` and ``clock64()`` at each phase boundary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .compile import KERNEL_DIR, compiled_file
+from .launch import launch_config, prepare
+
+PHASES = ("tile load", "weight load", "wait", "barrier", "compute")
+SEED_CYCLES = {"tile load": 500, "weight load": 100, "compute": 50}   # the puzzle's illustration
+TRACE_POINTS = ("start", "issued", "weights", "waited", "synced", "stored")
+# Measured phases: (name, from point, to point)
+TRACE_PHASES = (("tile load", 0, 1), ("weight load", 1, 2), ("wait", 2, 3), ("barrier", 3, 4),
+                ("compute", 4, 5))
+
+
+@dataclass
+class Bar:
+    lane: int        # a block (model) or an SM slot (measured)
+    phase: str
+    start: float     # cycles (model) or microseconds (measured)
+    duration: float
+    block: int = 0
+
+
+@dataclass
+class Schedule:
+    bars: list[Bar]
+    unit: str
+    title: str
+    lane_label: str = "block"
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        return max(b.start + b.duration for b in self.bars) - min(b.start for b in self.bars)
+
+
+# --- the model ---------------------------------------------------------------------------
+
+def model(mode: str = "async", dram_latency: float = 500, weight_latency: float = 100,
+          compute: float = 50, tile: int = 256, k: int = 5, blocks_per_sm: int = 1,
+          bytes_per_cycle: float | None = None) -> Schedule:
+    """One SM running ``blocks_per_sm`` blocks, each loading a tile (+ halo) and ``k`` weights,
+    then computing. A load takes its latency plus its bytes over the SM's share of bandwidth
+    (``bytes_per_cycle``; None: unlimited); transfers queue on the memory pipe, computes on the
+    SM's arithmetic units. ``sync``: weights after the tile; ``async``: both issued at once.
+    With the puzzle's numbers: 500 + 100 + 50 = 650 cycles sync, max(500, 100) + 50 = 550 async."""
+    if mode not in ("sync", "async"):
+        raise ValueError(f"mode must be 'sync' or 'async', got {mode!r}")
+    launch_config(tile * blocks_per_sm, k, tile)   # the sizes the kernels accept
+    if blocks_per_sm < 1:
+        raise ValueError("blocks_per_sm must be at least 1")
+    pipe_free = 0.0
+
+    def load(issue, latency, nbytes):
+        """Requests reach the memory pipe in issue order; each occupies it for its bytes."""
+        nonlocal pipe_free
+        transfer = 0.0 if bytes_per_cycle is None else nbytes / bytes_per_cycle
+        start = max(issue, pipe_free)
+        pipe_free = start + transfer
+        return start + transfer + latency
+
+    tile_bytes, weight_bytes = 4 * (tile + k - 1), 4 * k
+    blocks = range(blocks_per_sm)
+    tile_done, weights_done, issue_w = {}, {}, {}
+    for b in blocks:                                   # everything issued at t = 0, block by block
+        tile_done[b] = load(0.0, dram_latency, tile_bytes)
+        if mode == "async":
+            issue_w[b] = 0.0
+            weights_done[b] = load(0.0, weight_latency, weight_bytes)
+    if mode == "sync":                                 # weights once each block's tile is in
+        for b in sorted(blocks, key=tile_done.get):
+            issue_w[b] = tile_done[b]
+            weights_done[b] = load(issue_w[b], weight_latency, weight_bytes)
+    alu_free, bars = 0.0, []
+    for b in sorted(blocks, key=lambda b: max(tile_done[b], weights_done[b])):
+        start = max(tile_done[b], weights_done[b], alu_free)   # computes queue on the ALUs
+        alu_free = start + compute
+        bars += [Bar(b, "tile load", 0.0, tile_done[b], b),
+                 Bar(b, "weight load", issue_w[b], weights_done[b] - issue_w[b], b)]
+        if start > weights_done[b]:
+            bars.append(Bar(b, "wait", weights_done[b], start - weights_done[b], b))
+        bars.append(Bar(b, "compute", start, compute, b))
+    return Schedule(bars, "cycles", f"model: {mode}, {blocks_per_sm} block(s) per SM")
+
+
+def model_totals(**params) -> dict:
+    """Total cycles of both schedules, and what overlap saves."""
+    sync, asyn = model("sync", **params).total, model("async", **params).total
+    return {"sync": sync, "async": asyn, "saved": sync - asyn, "speedup": sync / asyn,
+            "less_time": 1 - asyn / sync}
+
+
+# --- measured ----------------------------------------------------------------------------
+
+def trace(variant: str, n: int = 16384, tile: int = 256, k: int = 5, threads: int | None = None,
+          seed: int = 0) -> np.ndarray:
+    """Run the traced build of ``variant`` once (after a warm-up) and return its records:
+    an array of shape (tiles, 13): SM id, then 6 globaltimer values (ns), then 6 clock64 values."""
+    import cupy
+    cfg = launch_config(n, k, tile, threads, variant)
+    rng = np.random.default_rng(seed)
+    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
+    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
+    y = cupy.empty_like(x)
+    records = cupy.zeros(cfg.tiles * 13, dtype=cupy.uint64)
+    launch = prepare(variant, x, w, y, tile=tile, threads=cfg.threads, trace=records)
+    launch()
+    launch()
+    return records.get().reshape(cfg.tiles, 13)
+
+
+def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8) -> Schedule:
+    """Records as bars in microseconds from the first block's start, one lane per block slot on
+    an SM: lane = (SM, how many of its blocks were already running)."""
+    t0 = records[:, 1].min()
+    bars, lanes = [], {}
+    order = np.argsort(records[:, 1], kind="stable")
+    sms = sorted(set(int(s) for s in records[:, 0]))[:max_sms] if max_sms else None
+    free = {}   # (sm, slot) -> time the slot's block ended
+    for b in order:
+        sm = int(records[b, 0])
+        if sms is not None and sm not in sms:
+            continue
+        start, end = records[b, 1], records[b, 6]
+        slot = next(s for s in range(10**6) if free.get((sm, s), 0) <= start)
+        free[(sm, slot)] = end
+        lane = lanes.setdefault((sm, slot), len(lanes))
+        for name, a, z in TRACE_PHASES:
+            ta, tz = records[b, 1 + a], records[b, 1 + z]
+            bars.append(Bar(lane, name, (ta - t0) / 1e3, max(tz - ta, 0) / 1e3, int(b)))
+    labels = {lane: f"SM {sm}" + (f".{slot}" if slot else "") for (sm, slot), lane in lanes.items()}
+    return Schedule(bars, "µs", title, "SM", {"labels": labels})
+
+
+def phase_cycles(records: np.ndarray) -> dict:
+    """Median SM cycles (clock64) per phase over all blocks, as thread 0 of each block saw them."""
+    clocks = records[:, 7:13].astype(np.int64)
+    return {name: float(np.median(clocks[:, z] - clocks[:, a])) for name, a, z in TRACE_PHASES}
+
+
+def timer_resolution(reads: int = 4096) -> dict:
+    """How often %globaltimer ticks on this GPU: the smallest and median nonzero step between
+    back-to-back reads (ns)."""
+    import cupy
+    from .device import compute_capability
+    src = (KERNEL_DIR / "globaltimer_probe.cu").read_text()
+    path = compiled_file(src, "globaltimer_probe", 32, 1, 32, f"sm_{compute_capability()}")
+    probe = cupy.RawModule(path=str(path)).get_function("globaltimer_probe")
+    out = cupy.zeros(reads, dtype=cupy.uint64)
+    probe((1,), (32,), (out, np.int32(reads)))
+    steps = np.diff(out.get().astype(np.int64))
+    ticks = steps[steps > 0]
+    return {"min_step_ns": int(ticks.min()), "median_step_ns": float(np.median(ticks)),
+            "reads_per_tick": float(reads / max(1, ticks.size))}
+
+
+def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> dict:
+    """Kernel-only median time (µs) of the plain and the traced build, same inputs."""
+    import cupy
+
+    from .bench import time_us
+    cfg = launch_config(n, k, tile, None, variant)
+    rng = np.random.default_rng(1)
+    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
+    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
+    y = cupy.empty_like(x)
+    records = cupy.zeros(cfg.tiles * 13, dtype=cupy.uint64)
+    plain = float(np.median(time_us(prepare(variant, x, w, y, tile=tile), n)[0]))
+    traced = float(np.median(time_us(prepare(variant, x, w, y, tile=tile, trace=records), n)[0]))
+    return {"variant": variant, "n": n, "plain_us": plain, "traced_us": traced,
+            "overhead": traced / plain - 1}
+
+
+# --- a whole measurement, live or recorded ----------------------------------------------------
+
+TIMELINE_VARIANTS = ("tiled_sync", "puzzle28", "async_halo")
+LARGE_N = 2**24
+KEEP_SMS, KEEP_US = 8, 40.0    # what a recording keeps of the large-N traces
+
+
+def _first(records: np.ndarray, sms: int = KEEP_SMS, us: float = KEEP_US) -> np.ndarray:
+    """The blocks of the first ``sms`` SMs that started within ``us`` of the launch."""
+    keep_sm = sorted(set(int(s) for s in records[:, 0]))[:sms]
+    t0 = records[:, 1].min()
+    return records[np.isin(records[:, 0], keep_sm) & (records[:, 1] - t0 <= us * 1e3)]
+
+
+def measure_all() -> dict:
+    """Everything notebook 02 shows, measured on this GPU now."""
+    from .device import device_info
+    result = {"provenance": device_info(), "timer": timer_resolution(), "overhead": [],
+              "traces": {}, "cycles": {}}
+    for variant in TIMELINE_VARIANTS:
+        seed, large = trace(variant), trace(variant, n=LARGE_N)
+        result["traces"][variant] = {"seed": seed.tolist(), "large": _first(large).tolist()}
+        result["cycles"][variant] = phase_cycles(seed)
+        for n in (16384, LARGE_N):
+            result["overhead"].append(instrumentation_cost(variant, n))
+    return result
+
+
+def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, str]:
+    """Live measurements on a GPU; without one, the recorded ones. The label says which."""
+    from .device import gpu_available
+    if gpu_available():
+        data = measure_all()
+        return data, f"measured live on {data['provenance']['device']}"
+    import json
+    data = json.loads((KERNEL_DIR / "recorded" / f"{recorded}.json").read_text())
+    p = data["provenance"]
+    return data, (f"RECORDED on {p['device']} (driver {p['driver']}, CuPy {p['cupy']}, "
+                  f"{p['date'][:10]}); no GPU here")
+
+
+def records(data: dict, variant: str, which: str = "seed") -> np.ndarray:
+    return np.array(data["traces"][variant][which], dtype=np.uint64)
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+    import sys
+    parser = argparse.ArgumentParser(prog="python -m kernels.timeline",
+                                     description="measure the timelines of notebook 02 (GPU)")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    from .device import gpu_available
+    if not gpu_available():
+        sys.exit("measuring timelines needs a GPU")
+    data = measure_all()
+    data["provenance"]["command"] = "python -m kernels.timeline --out " + args.out
+    with open(args.out, "w") as f:
+        json.dump(data, f)
+    print(json.dumps({k: data[k] for k in ("timer", "cycles", "overhead")}, indent=1))
