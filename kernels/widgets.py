@@ -25,3 +25,61 @@ def explore_halos():
     def show(n, tile, k):
         display(draw_tiles(n, tile, k))
     W.interact(show, **halo_controls())
+
+
+# Notebook 02: the timeline model. Any value here is a valid model input (tiles are the kernels').
+MODEL_TILES = (32, 64, 128, 256, 512, 1024)
+MODEL_BANDWIDTH = (("unlimited", None), ("64 B/cycle", 64.0), ("16 B/cycle", 16.0), ("4 B/cycle", 4.0))
+
+
+def model_controls() -> dict:
+    import ipywidgets as W
+    return dict(dram_latency=W.IntSlider(value=500, min=50, max=1000, step=10, description="DRAM latency"),
+                weight_latency=W.IntSlider(value=100, min=10, max=500, step=10, description="weight latency"),
+                compute=W.IntSlider(value=50, min=10, max=500, step=10, description="compute"),
+                tile=W.Dropdown(options=MODEL_TILES, value=256, description="tile"),
+                k=W.IntSlider(value=5, min=1, max=32, description="K"),
+                blocks_per_sm=W.IntSlider(value=1, min=1, max=8, description="blocks / SM"),
+                bytes_per_cycle=W.Dropdown(options=MODEL_BANDWIDTH, value=None, description="bandwidth"))
+
+
+def explore_model():
+    """The sync and async schedules for the chosen parameters, drawn, with their totals."""
+    import ipywidgets as W
+    from IPython.display import display
+
+    from .plots import plot_schedules
+    from .timeline import model, model_totals
+
+    def show(**params):
+        t = model_totals(**params)
+        print(f"sync {t['sync']:.0f} cycles, async {t['async']:.0f}: overlap saves {t['saved']:.0f} "
+              f"cycles, {100 * t['less_time']:.1f}% less time, {t['speedup']:.2f}x")
+        display(plot_schedules(model("sync", **params), model("async", **params)))
+    W.interact(show, **model_controls())
+
+
+# Notebook 03: one variant at one size.
+def convolution_controls() -> dict:
+    import ipywidgets as W
+
+    from .explore import K_RANGE, N_CHOICES, TILE_CHOICES, variant_choices
+    return dict(variant=W.Dropdown(options=variant_choices(), value="async_halo", description="variant"),
+                n=W.SelectionSlider(options=N_CHOICES, value=16384, description="N"),
+                tile=W.Dropdown(options=TILE_CHOICES, value=256, description="tile"),
+                k=W.IntSlider(value=5, min=K_RANGE[0], max=K_RANGE[1], description="K"))
+
+
+def explore_convolution():
+    """Compile (cached), run and check the chosen variant; on a GPU, time it."""
+    import ipywidgets as W
+    from IPython.display import display
+
+    from .explore import run
+    from .plots import plot_error_map
+
+    def show(variant, n, tile, k):
+        r = run(variant, n, tile, k)
+        print(r.summary())
+        display(plot_error_map({variant: r.y}, r.x, r.w, tile))
+    W.interact(show, **convolution_controls())

@@ -73,7 +73,7 @@ def test_missing_constants_are_a_compile_error():
 
 
 def test_broken_source_reports_the_compiler_log():
-    broken = kernels.source("async_halo").replace("pipe.producer_commit();", "pipe.producer_commit()")
+    broken = kernels.source("async_halo").replace("pipe.consumer_wait();", "pipe.consumer_wait(;")
     with pytest.raises(CompileError) as info:
         compile_source(broken, "conv1d_async_halo", 256, 5, 256, "compute_80")
     assert "error" in info.value.log
