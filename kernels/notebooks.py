@@ -67,10 +67,20 @@ def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> N
     if info["backend"] != "gpu" and not allow_cpu:
         sys.exit("no GPU here: the stored outputs are what the book publishes and must come from "
                  f"a GPU run ({info['reason']}). Pass --allow-cpu to overwrite them anyway.")
+    from nbclient.exceptions import CellExecutionError
     for path in paths:
-        nb = nbformat.read(path, as_version=4)
-        NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                       resources={"metadata": {"path": str(path.parent)}}).execute()
+        for attempt in (1, 2):   # a kernel that fails to start is retried once; a cell error is not
+            nb = nbformat.read(path, as_version=4)
+            try:
+                NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                               resources={"metadata": {"path": str(path.parent)}}).execute()
+                break
+            except CellExecutionError:
+                raise
+            except Exception as exc:
+                if attempt == 2:
+                    raise
+                print(f"{path.name}: the kernel did not start ({type(exc).__name__}); retrying")
         # The book shows widget cells' code only (tag remove-output), so their saved state would
         # only make each page load the widget manager from a CDN.
         nb.metadata.pop("widgets", None)

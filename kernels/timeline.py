@@ -119,10 +119,14 @@ def trace(variant: str, n: int = 16384, tile: int = 256, k: int = 5, threads: in
     return records.get().reshape(cfg.tiles, 13)
 
 
-def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8) -> Schedule:
+def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
+                      window_us: float | None = None) -> Schedule:
     """Records as bars in microseconds from the first block's start, one lane per block slot on
-    an SM: lane = (SM, how many of its blocks were already running)."""
+    an SM: lane = (SM, how many of its blocks were already running). Only the first ``max_sms``
+    SMs, and only blocks that start within ``window_us`` of the first, when given."""
     t0 = records[:, 1].min()
+    if window_us is not None:
+        records = records[(records[:, 1] - t0) <= window_us * 1e3]
     bars, lanes = [], {}
     order = np.argsort(records[:, 1], kind="stable")
     sms = sorted(set(int(s) for s in records[:, 0]))[:max_sms] if max_sms else None
