@@ -213,6 +213,22 @@ def table(result: dict, n: int = 2**26, k: int = 5) -> str:
     return "\n".join(lines)
 
 
+def ncu_summary(name: str = "h200_ncu_2e26_k5") -> dict:
+    """A recorded Nsight Compute report (kernels/recorded/NAME.txt, `ncu --metrics ...` output)
+    as {kernel: {metric: value}}."""
+    import re
+    kernels, current = {}, None
+    for line in (RECORDED / f"{name}.txt").read_text().splitlines():
+        head = re.match(r"\s+(conv1d_\w+) \(", line)
+        if head:
+            current = kernels.setdefault(head.group(1), {})
+            continue
+        metric = re.match(r"\s+([\w.]+)\s+(\S+)?\s+([\d,.]+)$", line)
+        if current is not None and metric:
+            current[metric.group(1)] = float(metric.group(3).replace(",", ""))
+    return kernels
+
+
 def load(name: str = "h200_bench") -> dict:
     """A recorded benchmark (kernels/recorded/NAME.json), with its provenance."""
     return json.loads((RECORDED / f"{name}.json").read_text())

@@ -6,7 +6,9 @@
 ``execute`` runs each notebook top to bottom in ``notebooks/`` (nbclient), stores the outputs in
 place and writes ``metadata.async_copy_book.executed_on`` (device, driver, CuPy, date). The
 published book shows these outputs, so on a machine without a GPU it refuses to overwrite them
-unless given ``--allow-cpu``.
+unless given ``--allow-cpu``, and then marks the notebook a draft
+(``metadata.async_copy_book.draft``): a draft must stay out of ``_toc.yml`` until a GPU run
+replaces its outputs and clears the mark (tests/test_book.py holds both rules).
 """
 
 from __future__ import annotations
@@ -47,6 +49,11 @@ def notebooks() -> list[Path]:
     return sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
 
 
+def is_draft(path: Path) -> bool:
+    import nbformat
+    return "draft" in nbformat.read(path, as_version=4).metadata.get("async_copy_book", {})
+
+
 def write_setup_cells() -> None:
     import nbformat
     for path in notebooks():
@@ -85,6 +92,9 @@ def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> N
         # only make each page load the widget manager from a CDN.
         nb.metadata.pop("widgets", None)
         nb.metadata["async_copy_book"] = {"executed_on": info}
+        if info["backend"] != "gpu":
+            nb.metadata["async_copy_book"]["draft"] = (
+                "outputs from the CPU emulation: keep out of _toc.yml until executed on a GPU")
         nbformat.write(nb, path)
         print(f"executed {path.name} on {info.get('device', 'the CPU (emulation)')}")
 

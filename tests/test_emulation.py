@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
-from conftest import random_inputs
+from inputs import random_inputs
 
 import kernels
 from kernels import emulation

@@ -6,7 +6,7 @@ import secrets
 
 import numpy as np
 import pytest
-from conftest import random_inputs
+from inputs import random_inputs
 
 import kernels
 
