@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import emulation
-from .compile import STAGED_VARIANTS, TRACED_VARIANTS, VARIANTS, check_variant, compiled_file, kernel_name, source
+from .compile import (STAGED_VARIANTS, TRACED_VARIANTS, VARIANTS, check_variant, compiled_file,
+                      kernel_name, source)
 from .device import _probe, compute_capability, gpu_available
 
 STATIC_SHARED_LIMIT = 48 * 1024   # bytes of static __shared__ per block, on every GPU since sm_20
@@ -25,6 +26,7 @@ MAX_STAGES = 8            # what libcu++'s per-thread pipeline can wait on
 VEC4_MAX_K = 64           # vec4 keeps a window of about K + 8 floats per thread in registers
 ALIGNED_VARIANTS = ("vec4", "pipelined", "bulk")   # 16-byte loads: x and y 16-byte aligned
 MIN_ARCH = {"bulk": 90}   # the bulk copy engine (cp.async.bulk) arrived with Hopper
+TRACE_WORDS = 13          # per block: SM id, 6 x %globaltimer, 6 x clock64 (CONV_TRACE_WORDS)
 
 
 @dataclass(frozen=True)
@@ -153,8 +155,10 @@ def _gpu_target(variant: str, arch: int | None) -> str:
     """'sm_XX' for this GPU's own machine code, or 'compute_XX' PTX for an older generation."""
     from .compile import supported_archs
     cc = compute_capability()
+    if arch is not None:
+        arch = _int("arch", arch)
     need = MIN_ARCH.get(variant, 0)
-    if max(cc, 0) < need or (arch is not None and arch < need):
+    if (arch or cc) < need:
         raise ValueError(f"{variant} needs sm_{need} or newer (the Hopper bulk copy engine); "
                          f"{'this GPU is' if arch is None else 'asked for'} sm_{arch or cc}. "
                          "Its emulation runs anywhere: backend='emulate'.")
@@ -162,7 +166,6 @@ def _gpu_target(variant: str, arch: int | None) -> str:
         if cc in supported_archs():
             return f"sm_{cc}"
         return f"compute_{max(a for a in supported_archs() if a <= cc)}"   # newer GPU than NVRTC
-    arch = _int("arch", arch)
     if arch not in supported_archs() or arch > cc:
         raise ValueError(f"arch={arch}: this GPU (sm_{cc}) with this NVRTC can run PTX for "
                          f"{[a for a in supported_archs() if a <= cc]}")
@@ -198,7 +201,8 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
     ``x``, ``w``, ``y`` must be contiguous float32 CuPy arrays, ``len(y) == len(x)``. For
     timing: the returned function does nothing but launch. ``src`` replaces the variant's
     listing (the exercise's learner code); its kernel must keep the variant's name. ``trace``, a
-    CuPy uint64 array of ``tiles * 13`` words, selects the build with trace points (notebook 02).
+    CuPy uint64 array of ``tiles * TRACE_WORDS`` words, selects the build with trace points
+    (notebook 02).
     """
     import cupy
     check_variant(variant)
@@ -216,8 +220,9 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
     if trace is not None:
         if variant not in TRACED_VARIANTS:
             raise ValueError(f"only {', '.join(TRACED_VARIANTS)} have trace points")
-        if not isinstance(trace, cupy.ndarray) or trace.dtype != np.uint64 or trace.size < 13 * cfg.tiles:
-            raise ValueError(f"trace must be a CuPy uint64 array of at least {13 * cfg.tiles} words")
+        words = TRACE_WORDS * cfg.tiles
+        if not isinstance(trace, cupy.ndarray) or trace.dtype != np.uint64 or trace.size < words:
+            raise ValueError(f"trace must be a CuPy uint64 array of at least {words} words")
     kern = _kernel(source(variant) if src is None else src, kernel_name(variant), cfg.tile,
                    cfg.k, cfg.threads, cfg.stages, _gpu_target(variant, arch), cupy.cuda.Device().id,
                    trace is not None)

@@ -79,7 +79,7 @@ def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> N
         for attempt in (1, 2):   # a kernel that fails to start is retried once; a cell error is not
             nb = nbformat.read(path, as_version=4)
             try:
-                NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                NotebookClient(nb, timeout=timeout, startup_timeout=180, kernel_name="python3",
                                resources={"metadata": {"path": str(path.parent)}}).execute()
                 break
             except CellExecutionError:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .compile import KERNEL_DIR, compiled_file
-from .launch import launch_config, prepare
+from .launch import TRACE_WORDS, launch_config, prepare
 
 PHASES = ("tile load", "weight load", "wait", "barrier", "compute")
 SEED_CYCLES = {"tile load": 500, "weight load": 100, "compute": 50}   # the puzzle's illustration
@@ -112,11 +112,11 @@ def trace(variant: str, n: int = 16384, tile: int = 256, k: int = 5, threads: in
     x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
     w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
     y = cupy.empty_like(x)
-    records = cupy.zeros(cfg.tiles * 13, dtype=cupy.uint64)
+    records = cupy.zeros(cfg.tiles * TRACE_WORDS, dtype=cupy.uint64)
     launch = prepare(variant, x, w, y, tile=tile, threads=cfg.threads, trace=records)
     launch()
     launch()
-    return records.get().reshape(cfg.tiles, 13)
+    return records.get().reshape(cfg.tiles, TRACE_WORDS)
 
 
 def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
@@ -178,7 +178,7 @@ def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> d
     x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
     w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
     y = cupy.empty_like(x)
-    records = cupy.zeros(cfg.tiles * 13, dtype=cupy.uint64)
+    records = cupy.zeros(cfg.tiles * TRACE_WORDS, dtype=cupy.uint64)
     plain = float(np.median(time_us(prepare(variant, x, w, y, tile=tile), n)[0]))
     traced = float(np.median(time_us(prepare(variant, x, w, y, tile=tile, trace=records), n)[0]))
     return {"variant": variant, "n": n, "plain_us": plain, "traced_us": traced,
