@@ -2,8 +2,10 @@
 
     python -m kernels.bench [--quick] [--out FILE.json]
 
-Kernel-only times: CUDA events around each launch (``cupyx.profiler.benchmark``), or, at small
-N where launch overhead would dominate, around the replay of a CUDA graph of many launches.
+Kernel-only times: CUDA events around each launch (``cupyx.profiler.benchmark``), or, for our
+kernels and the copy at small N where launch overhead would dominate, around the replay of a
+CUDA graph of many launches. The peers are always timed with events: PyTorch launches on its own
+stream, which a CuPy graph capture does not record (launch overhead is then included at small N).
 Medians with the interquartile range. Every row also carries the time of a device-to-device copy
 of the same bytes (read x, write y: 8 N bytes) measured in the same run, and the ratio to it.
 The JSON written records the device, driver, CuPy version, date and command.
@@ -54,13 +56,14 @@ class Row:
         return self.median_us / self.copy_us
 
 
-def time_us(fn, n: int, n_repeat: int | None = None) -> tuple[np.ndarray, str]:
-    """Per-launch GPU times of ``fn`` in microseconds, and the method used."""
+def time_us(fn, n: int, n_repeat: int | None = None, graph: bool = True) -> tuple[np.ndarray, str]:
+    """Per-launch GPU times of ``fn`` in microseconds, and the method used. ``graph=False`` for
+    work that does not launch on CuPy's current stream (it would escape the capture)."""
     import cupy
     from cupyx.profiler import benchmark
     if n_repeat is None:
         n_repeat = 200 if n <= 2**22 else 40
-    if n < GRAPH_BELOW:
+    if graph and n < GRAPH_BELOW:
         stream = cupy.cuda.Stream(non_blocking=True)
         with stream:
             fn()   # compile and load outside the capture
@@ -131,7 +134,7 @@ def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -
                 _check_peer(name, fn, x, w, y)
             except ImportError:
                 continue
-            times, method = time_us(fn, n)
+            times, method = time_us(fn, n, graph=False)
             config = {}
         else:
             kw = configs.get(name, {})

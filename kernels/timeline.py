@@ -56,9 +56,9 @@ def model(mode: str = "async", dram_latency: float = 500, weight_latency: float 
     With the puzzle's numbers: 500 + 100 + 50 = 650 cycles sync, max(500, 100) + 50 = 550 async."""
     if mode not in ("sync", "async"):
         raise ValueError(f"mode must be 'sync' or 'async', got {mode!r}")
-    launch_config(tile * blocks_per_sm, k, tile)   # the sizes the kernels accept
     if blocks_per_sm < 1:
         raise ValueError("blocks_per_sm must be at least 1")
+    launch_config(tile * blocks_per_sm, k, tile)   # the sizes the kernels accept
     pipe_free = 0.0
 
     def load(issue, latency, nbytes):

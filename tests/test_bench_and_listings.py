@@ -73,3 +73,8 @@ def test_measure_on_the_gpu():
     rows = bench.measure(["async_halo", "pipelined", "cupyx.ndimage.correlate1d"], 2**20, 5)
     assert {r.name for r in rows} >= {"copy", "async_halo", "pipelined"}
     assert all(r.median_us > 0 and r.copy_us > 0 for r in rows)
+
+
+def test_recorded_peers_were_timed_with_events(recorded):
+    """A CuPy graph capture does not record PyTorch's launches: peers are never graph-timed."""
+    assert all(r["method"] == "events" for r in recorded["rows"] if r["name"] in bench.PEERS)

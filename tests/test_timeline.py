@@ -49,6 +49,8 @@ def test_model_rejects_bad_input():
         timeline.model(tile=100)
     with pytest.raises(ValueError, match="longer than the tile"):
         timeline.model(tile=32, k=33)
+    with pytest.raises(ValueError, match="blocks_per_sm"):
+        timeline.model(blocks_per_sm=0)
 
 
 def test_model_widget_offers_only_valid_values():
