@@ -2,6 +2,10 @@
 
     python -m kernels.bench [--quick] [--out FILE.json]
 
+The profile in kernels/recorded/h200_ncu_2e26_k5.txt comes from (metrics: see NCU_METRICS)
+    ncu --clock-control none --metrics $(python -m kernels.bench --ncu-metrics) \
+        -k regex:conv1d_ python -m kernels.bench --ncu-target
+
 Kernel-only times: CUDA events around each launch (``cupyx.profiler.benchmark``), or, for our
 kernels and the copy at small N where launch overhead would dominate, around the replay of a
 CUDA graph of many launches. The peers are always timed with events: PyTorch launches on its own
@@ -44,7 +48,7 @@ class Row:
     q3_us: float
     copy_us: float            # device-to-device copy of the same 8 N bytes, same run
     method: str               # "events" or "graph"
-    config: dict              # tile, threads, stages, grid
+    config: dict              # tile, threads, stages, persistent, grid
 
     @property
     def gbps(self) -> float:
@@ -145,30 +149,36 @@ def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -
                 assert_correct(y, x.get(), w.get(), name)
             times, method = time_us(fn, n)
             cfg = fn.config
-            config = dict(tile=cfg.tile, threads=cfg.threads, stages=cfg.stages, grid=fn.grid)
+            config = dict(tile=cfg.tile, threads=cfg.threads, stages=cfg.stages,
+                          persistent=cfg.persistent, grid=fn.grid)
         rows.append(Row(name, n, k, float(np.median(times)),
                         *np.percentile(times, [25, 75]).tolist(), copy_us, method, config))
     return rows
 
 
-def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(512, 1024, 2048),
-         threads=(128, 256, 512), stages=(1, 2, 3, 4)) -> tuple[dict, list[Row]]:
-    """The fastest (tile, threads, stages) of a staged variant at one size; all rows kept."""
+TUNED = ("tile", "threads", "stages", "persistent")
+
+
+def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(1024, 2048, 4096),
+         threads=(128, 256), stages=(1, 2, 4)) -> tuple[dict, list[Row]]:
+    """The fastest (tile, threads, stages, persistent) of a staged variant at one size, all rows
+    kept. Blocks that each take one tile (persistent=False) are tried with one stage only: a
+    second buffer would have nothing to hold."""
     valid = []
     for tile in tiles:
         for th in threads:
-            for s in stages:
+            for s, persistent in [(s, True) for s in stages] + [(1, False)]:
                 try:
-                    valid.append(launch_config(n, k, tile, th, variant, s))
+                    valid.append(launch_config(n, k, tile, th, variant, s, persistent))
                 except ValueError:
                     continue
     _warm([(variant, c) for c in valid])
     rows = []
     for cfg in valid:
-        kw = dict(tile=cfg.tile, threads=cfg.threads, stages=cfg.stages)
+        kw = {key: getattr(cfg, key) for key in TUNED}
         rows += [r for r in measure([variant], n, k, {variant: kw}) if r.name == variant]
     best = min(rows, key=lambda r: r.median_us)
-    return {key: best.config[key] for key in ("tile", "threads", "stages")}, rows
+    return {key: best.config[key] for key in TUNED}, rows
 
 
 def _warm(pairs) -> None:
@@ -178,14 +188,16 @@ def _warm(pairs) -> None:
     warm_cache((v, c.tile, c.k, c.threads, _gpu_target(v, None), c.stages, False) for v, c in pairs)
 
 
-def run(quick: bool = False) -> dict:
+def run(quick: bool = False, progress: bool = False) -> dict:
+    """The sweep (every variant and peer at every size and K), the tuning and the stage sweep;
+    ``progress`` prints a line to stderr per (K, N)."""
     sizes = [2**p for p in (range(14, 27, 4) if quick else range(14, 29, 2))]
     ks = (5,) if quick else (3, 5, 9, 31)
     started = time.time()
     configs, tuning = {}, []
     for variant in ("pipelined", "bulk"):
-        best, rows = (tune(variant, tiles=(1024,), threads=(256,), stages=(2, 4)) if quick
-                      else tune(variant, tiles=(1024, 2048), threads=(128, 256), stages=(2, 3, 4)))
+        best, rows = (tune(variant, tiles=(1024,), threads=(128, 256), stages=(2,)) if quick
+                      else tune(variant))
         configs[variant] = best
         tuning += rows
     configs["vec4"] = dict(tile=1024, threads=256)
@@ -194,10 +206,15 @@ def run(quick: bool = False) -> dict:
     for k in ks:
         for n in sizes:
             rows += measure(OURS + PEERS, n, k, configs)
-            print(f"  k={k:2d} n=2^{int(np.log2(n)):2d} done", file=sys.stderr)
-    stages = []
+            if progress:
+                print(f"  k={k:2d} n=2^{int(np.log2(n)):2d} done", file=sys.stderr)
+    stages = []   # persistent blocks: what more stages (more bytes in flight per block) change
     for s in range(1, 5):
-        kw = dict(configs["pipelined"], stages=s)
+        kw = dict(configs["pipelined"], stages=s, persistent=True)
+        try:
+            launch_config(2**26, 5, kw["tile"], kw["threads"], "pipelined", s)
+        except ValueError:   # this many stages of this tile do not fit in shared memory
+            continue
         stages += [r for r in measure(["pipelined"], 2**26, 5, {"pipelined": kw}) if r.name == "pipelined"]
     return {"provenance": {**device_info(), "command": " ".join(["python -m kernels.bench", *sys.argv[1:]]),
                            "seconds": round(time.time() - started, 1)},
@@ -207,6 +224,17 @@ def run(quick: bool = False) -> dict:
             "stage_sweep": [dict(asdict(r), gbps=r.gbps, ratio=r.ratio) for r in stages]}
 
 
+def best_by_schedule(result: dict) -> dict:
+    """From a recording's tuning rows: the fastest row of each staged variant with persistent
+    blocks and with one block per tile, as {(variant, persistent): row}."""
+    best = {}
+    for r in result["tuning"]:
+        key = (r["name"], bool(r["config"].get("persistent", True)))
+        if key not in best or r["ratio"] < best[key]["ratio"]:
+            best[key] = r
+    return best
+
+
 def table(result: dict, n: int = 2**26, k: int = 5) -> str:
     rows = [r for r in result["rows"] if r["n"] == n and r["k"] == k]
     lines = [f"n = 2^{int(np.log2(n))}, K = {k} on {result['provenance'].get('device')}",
@@ -214,6 +242,31 @@ def table(result: dict, n: int = 2**26, k: int = 5) -> str:
     for r in sorted(rows, key=lambda r: r["median_us"]):
         lines.append(f"{r['name']:28s} {r['median_us']:10.1f} {r['gbps']:8.0f} {r['ratio']:7.2f}")
     return "\n".join(lines)
+
+
+NCU_METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
+               "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+               "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+               "sm__warps_active.avg.pct_of_peak_sustained_active",
+               "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+               "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
+               "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio",
+               "smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum")
+PROFILED = ("async_halo", "vec4", "pipelined", "bulk")
+
+
+def ncu_target(n: int = 2**26, k: int = 5) -> None:
+    """Launch each profiled variant once at (n, k), in the recorded benchmark's configuration:
+    what ``ncu`` runs to produce the recorded profile."""
+    import cupy
+    configs = {"async_halo": dict(tile=256, threads=256), **load()["configs"]}
+    rng = np.random.default_rng(0)
+    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
+    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
+    y = cupy.empty_like(x)
+    for variant in PROFILED:
+        prepare(variant, x, w, y, **configs[variant])()
+    cupy.cuda.runtime.deviceSynchronize()
 
 
 def ncu_summary(name: str = "h200_ncu_2e26_k5") -> dict:
@@ -242,11 +295,18 @@ def main(argv=None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a few sizes, K = 5 only")
     parser.add_argument("--out", type=Path, help="write the JSON here")
+    parser.add_argument("--ncu-metrics", action="store_true", help="print the metrics to profile")
+    parser.add_argument("--ncu-target", action="store_true",
+                        help="launch the profiled variants once each (run under ncu)")
     args = parser.parse_args(argv)
+    if args.ncu_metrics:
+        return print(",".join(NCU_METRICS))
     info = device_info()
     if info["backend"] != "gpu":
         sys.exit(f"the benchmark needs a GPU ({info['reason']}); recorded results: kernels/recorded/")
-    result = run(quick=args.quick)
+    if args.ncu_target:
+        return ncu_target()
+    result = run(quick=args.quick, progress=True)
     if args.out:
         args.out.write_text(json.dumps(result, indent=1))
     print(table(result))

@@ -1,9 +1,11 @@
 // Variant 6 — bulk (sm_90 and later): the Hopper bulk copy engine (cp.async.bulk, the 1D form of
 // TMA) moves a whole tile with one instruction, issued by one thread, and signals its arrival on
-// an mbarrier in shared memory. The structure is pipelined.cu's: persistent blocks and a ring of
-// CONV_STAGES buffers; here all CONV_STAGES tiles are in flight while the block waits.
+// an mbarrier in shared memory. The structure is pipelined.cu's: blocks walking over tiles (one
+// tile each, or persistent) with a ring of CONV_STAGES buffers; here all CONV_STAGES tiles are in
+// flight while the block waits.
 // What changes: cuda::memcpy_async(dst, src, cuda::aligned_size_t<16>(bytes), barrier) by thread 0
 // instead of one 16-byte copy per thread, and a cuda::barrier per stage instead of the pipeline.
+// The compute (4 outputs per thread from a window in registers) is pipelined.cu's and vec4.cu's.
 // On older GPUs the launcher refuses this variant; the body compiles to a trap there.
 #include <cuda/barrier>
 #include "conv1d_common.cuh"
@@ -16,8 +18,8 @@
 using block_barrier = cuda::barrier<cuda::thread_scope_block>;
 
 // Phase 1, for one tile: the bulk copy of every whole 16-byte chunk of the tile's span that lies
-// inside the vector (thread 0), and plain loads of the rest: zeros outside [0, n) and the last
-// n % 4 floats (all threads). Returns nothing: completion arrives on bar.
+// inside the vector (thread 0), and plain loads of the rest, which only the first and last tiles
+// have: zeros outside [0, n) and the last n % 4 floats (all threads). Completion arrives on bar.
 __device__ void issue_tile(float* buf, const float* __restrict__ x, int n, int tile,
                            block_barrier& bar)
 {
@@ -28,20 +30,22 @@ __device__ void issue_tile(float* buf, const float* __restrict__ x, int n, int t
     if (threadIdx.x == 0 && hi > lo) {
         cuda::memcpy_async(&buf[lo - start], &x[lo], cuda::aligned_size_t<16>(4 * (hi - lo)), bar);
     }
-    for (int j = threadIdx.x; j < CONV_SPAN; j += CONV_THREADS) {
-        const int g = start + j;
-        if (g < lo || g >= hi) buf[j] = (g >= 0 && g < n) ? x[g] : 0.0f;
+    for (int j = threadIdx.x; j < lo - start; j += CONV_THREADS) {            // before the copy
+        buf[j] = (start + j >= 0 && start + j < n) ? x[start + j] : 0.0f;
+    }
+    for (int j = hi - start + threadIdx.x; j < CONV_SPAN; j += CONV_THREADS) {   // after it
+        buf[j] = (start + j >= 0 && start + j < n) ? x[start + j] : 0.0f;
     }
 }
 
-extern "C" __global__ void conv1d_bulk(const float* __restrict__ x,
-                                       const float* __restrict__ w,
-                                       float* __restrict__ y,
-                                       int n)
+extern "C" __global__ void __launch_bounds__(CONV_THREADS)
+conv1d_bulk(const float* __restrict__ x,
+            const float* __restrict__ w,
+            float* __restrict__ y,
+            int n)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     __shared__ __align__(128) float x_s[CONV_STAGES][CONV_SPAN];   // a ring of tile buffers
-    __shared__ float w_s[CONV_K];
     __shared__ block_barrier bar[CONV_STAGES];                     // one mbarrier per buffer
 
     const int tiles = (n + CONV_TILE - 1) / CONV_TILE;
@@ -51,16 +55,15 @@ extern "C" __global__ void conv1d_bulk(const float* __restrict__ x,
     }
     __syncthreads();
 
-    // Phase 2: load the small kernel once; every tile uses it.
-    for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
-        w_s[k] = w[k];
-    }
-
     // Phase 1 (prologue): start the copies of this block's first CONV_STAGES tiles.
     int next = blockIdx.x;
     for (int s = 0; s < CONV_STAGES && next < tiles; ++s, next += gridDim.x) {
         issue_tile(x_s[s], x, n, next, bar[s]);
     }
+
+    // Phase 2: meanwhile, the small kernel into registers, once; every tile uses it.
+    float w_r[CONV_K];
+    load_taps(w_r, w);
 
     int stage = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -68,16 +71,15 @@ extern "C" __global__ void conv1d_bulk(const float* __restrict__ x,
         block_barrier::arrival_token token = bar[stage].arrive();
         bar[stage].wait(cuda::std::move(token));
 
-        // Phase 4: compute this tile from shared memory.
-        const float* buf = x_s[stage];
-        for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
-            const int i = tile * CONV_TILE + t;
-            if (i >= n) break;
-            float acc = 0.0f;
-            for (int k = 0; k < CONV_K; ++k) {
-                acc += buf[CONV_LEFT4 - CONV_HALO + t + k] * w_s[k];
-            }
-            y[i] = acc;
+        // Phase 4: compute this tile, 4 outputs per thread from a window read out of the
+        // buffer with 16-byte loads (the arithmetic is vec4.cu's).
+        for (int c = threadIdx.x; c < CONV_TILE / 4; c += CONV_THREADS) {
+            const int i0 = tile * CONV_TILE + 4 * c;
+            if (i0 >= n) break;
+            float v[CONV_WINDOW4], out[4];
+            load_window4(v, &x_s[stage][4 * c]);
+            convolve4(out, v, w_r);
+            store4(y, i0, n, out);
         }
 
         // Phase 1 (steady state): once nobody reads this buffer, refill it with a later tile.

@@ -27,6 +27,56 @@
 #define CONV_RIGHT4 ((CONV_K - 1 - CONV_HALO + 3) / 4 * 4)
 #define CONV_SPAN   (CONV_LEFT4 + CONV_TILE + CONV_RIGHT4)
 
+// Their compute is shared too: each thread makes 4 consecutive outputs y[i0 .. i0 + 3] (i0 a
+// multiple of 4) from a window of whole chunks held in registers, v[j] = x[i0 - CONV_LEFT4 + j],
+// and the taps, also in registers (so CONV_K is at most 64: kernels/launch.py checks). What the
+// three variants differ in is only where the window comes from: global memory (vec4) or a
+// shared-memory buffer that an asynchronous copy filled (pipelined, bulk).
+#define CONV_WINDOW4 (CONV_LEFT4 + 4 + CONV_RIGHT4)
+
+// The taps into registers, once per thread.
+__device__ __forceinline__ void load_taps(float (&w_r)[CONV_K], const float* __restrict__ w)
+{
+#pragma unroll
+    for (int k = 0; k < CONV_K; ++k) w_r[k] = __ldg(&w[k]);
+}
+
+// A window from a 16-byte-aligned shared-memory buffer, one 16-byte load per chunk.
+__device__ __forceinline__ void load_window4(float (&v)[CONV_WINDOW4], const float* window)
+{
+#pragma unroll
+    for (int q = 0; q < CONV_WINDOW4 / 4; ++q) {
+        const float4 f = reinterpret_cast<const float4*>(window)[q];
+        v[4 * q] = f.x; v[4 * q + 1] = f.y; v[4 * q + 2] = f.z; v[4 * q + 3] = f.w;
+    }
+}
+
+// 4 outputs from the window: out[o] = sum_k v[CONV_LEFT4 - CONV_HALO + o + k] * w_r[k], the
+// taps in the same order as every other variant (so the rounding is the same).
+__device__ __forceinline__ void convolve4(float (&out)[4], const float (&v)[CONV_WINDOW4],
+                                          const float (&w_r)[CONV_K])
+{
+#pragma unroll
+    for (int o = 0; o < 4; ++o) {
+        float acc = 0.0f;
+#pragma unroll
+        for (int k = 0; k < CONV_K; ++k) {
+            acc += v[CONV_LEFT4 - CONV_HALO + o + k] * w_r[k];
+        }
+        out[o] = acc;
+    }
+}
+
+// Store them: one 16-byte store, or element by element at the end of the vector.
+__device__ __forceinline__ void store4(float* __restrict__ y, int i0, int n, const float (&out)[4])
+{
+    if (i0 + 4 <= n) {
+        *reinterpret_cast<float4*>(y + i0) = make_float4(out[0], out[1], out[2], out[3]);
+    } else {
+        for (int o = 0; o < 4 && i0 + o < n; ++o) y[i0 + o] = out[o];
+    }
+}
+
 // Timelines (notebook 02). Compiled with -DCONV_TRACE, thread 0 of every block records at each
 // trace point the SM it runs on, %globaltimer (ns) and clock64() (SM cycles) into
 // trace[block * CONV_TRACE_WORDS ...]; the kernel then takes the trace buffer as a fifth

@@ -97,44 +97,63 @@ def _round4(v: int) -> int:
     return (v + 3) // 4 * 4
 
 
+def _windows4(k):
+    """CONV_LEFT4 and CONV_WINDOW4: where a thread's window starts before its first output, and
+    its length (whole 16-byte chunks)."""
+    halo = k // 2
+    left4 = _round4(halo)
+    return left4, left4 + 4 + _round4(k - 1 - halo)
+
+
+def _convolve4(v, w):
+    """convolve4 (conv1d_common.cuh): 4 outputs per window, ``acc += v[CONV_LEFT4 - CONV_HALO
+    + o + k] * w_r[k]``, the taps in order. ``v`` holds one window per row; returns (rows, 4)."""
+    k = w.size
+    first = _windows4(k)[0] - k // 2
+    acc = np.zeros(v.shape[:-1] + (4,), np.float32)
+    for kk, wk in enumerate(w):
+        acc = _fma(v[..., first + kk:first + kk + 4], wk, acc)
+    return acc
+
+
 def vec4(x: np.ndarray, w: np.ndarray, tile: int) -> np.ndarray:
     """vec4.cu: each thread's window x[i0 - CONV_LEFT4, i0 + 4 + CONV_RIGHT4) in registers
     (zeros outside), four outputs from it. Every thread of every block is a row here."""
-    k, halo = w.size, w.size // 2
-    left4, right4 = _round4(halo), _round4(k - 1 - halo)
+    left4, window = _windows4(w.size)
+    w_r = w.copy()                                                              # load_taps
     i0 = (_tile_starts(x.size, tile) + np.arange(0, tile, 4)).reshape(-1, 1)   # a row per thread
-    v = _load(x, i0 - left4 + np.arange(left4 + 4 + right4))                    # Load
-    acc = np.zeros((i0.shape[0], 4), np.float32)                                # Compute
-    for kk, wk in enumerate(w):
-        acc = _fma(v[:, left4 - halo + kk:left4 - halo + kk + 4], wk, acc)
-    return _store(acc, x.size)                                                  # Store
+    v = _load(x, i0 - left4 + np.arange(window))                                # Load
+    return _store(_convolve4(v, w_r), x.size)                                   # Compute, store4
 
 
 def _load_span(x, k, tile):
     """Phase 1 of pipelined and bulk: the tile with each halo rounded up to whole 16-byte chunks
     (CONV_SPAN floats from tile_start - CONV_LEFT4), zeros outside [0, n)."""
-    left4 = _round4(k // 2)
-    span = left4 + tile + _round4(k - 1 - k // 2)
-    return _load(x, _tile_starts(x.size, tile) - left4 + np.arange(span)), left4 - k // 2
+    left4, window = _windows4(k)
+    span = tile + window - 4
+    return _load(x, _tile_starts(x.size, tile) - left4 + np.arange(span))
 
 
-def _convolve_span(x_s, offset, w, tile):
-    """Phase 4 of pipelined and bulk: ``acc += buf[CONV_LEFT4 - CONV_HALO + t + k] * w_s[k]``."""
-    return _convolve_shared(x_s[:, offset:], w, tile)
+def _convolve_span(x_s, w, tile):
+    """Phase 4 of pipelined and bulk: thread c reads the window x_s[4c, 4c + CONV_WINDOW4)
+    (load_window4) and makes outputs 4c .. 4c + 3 (convolve4)."""
+    window = _windows4(w.size)[1]
+    v = np.lib.stride_tricks.sliding_window_view(x_s, window, axis=1)[:, :tile:4]
+    return _convolve4(v, w)
 
 
 def pipelined(x: np.ndarray, w: np.ndarray, tile: int) -> np.ndarray:
     """pipelined.cu: which block computes which tile, and when, changes nothing in the values."""
-    x_s, offset = _load_span(x, w.size, tile)     # Phase 1: 16-byte cp.async, several tiles ahead
-    w_s = w.copy()                                # Phase 2: the kernel, once
-    return _store(_convolve_span(x_s, offset, w_s, tile), x.size)   # Phases 3-4
+    x_s = _load_span(x, w.size, tile)             # Phase 1: 16-byte cp.async of the span
+    w_r = w.copy()                                # Phase 2: the taps, into registers
+    return _store(_convolve_span(x_s, w_r, tile), x.size)   # Phases 3-4
 
 
 def bulk(x: np.ndarray, w: np.ndarray, tile: int) -> np.ndarray:
     """bulk.cu: the same buffers as pipelined, filled by the bulk copy engine."""
-    x_s, offset = _load_span(x, w.size, tile)     # Phase 1: cp.async.bulk + plain loads at the ends
-    w_s = w.copy()                                # Phase 2: the kernel, once
-    return _store(_convolve_span(x_s, offset, w_s, tile), x.size)   # Phases 3-4
+    x_s = _load_span(x, w.size, tile)             # Phase 1: cp.async.bulk + plain loads at the ends
+    w_r = w.copy()                                # Phase 2: the taps, into registers
+    return _store(_convolve_span(x_s, w_r, tile), x.size)   # Phases 3-4
 
 
 VARIANT_FUNCTIONS = {"naive": naive, "tiled_sync": tiled_sync, "puzzle28": puzzle28,

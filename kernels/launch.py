@@ -23,8 +23,9 @@ BACKENDS = ("auto", "gpu", "emulate")
 DEFAULT_TILE = 256
 DEFAULT_STAGES = 4
 MAX_STAGES = 8            # what libcu++'s per-thread pipeline can wait on
-VEC4_MAX_K = 64           # vec4 keeps a window of about K + 8 floats per thread in registers
-ALIGNED_VARIANTS = ("vec4", "pipelined", "bulk")   # 16-byte loads: x and y 16-byte aligned
+WINDOW_VARIANTS = ("vec4", "pipelined", "bulk")   # 4 outputs per thread from a register window
+WINDOW_MAX_K = 64         # they hold about 2 K + 8 floats per thread in registers (taps + window)
+ALIGNED_VARIANTS = WINDOW_VARIANTS                 # 16-byte loads: x and y 16-byte aligned
 MIN_ARCH = {"bulk": 90}   # the bulk copy engine (cp.async.bulk) arrived with Hopper
 TRACE_WORDS = 13          # per block: SM id, 6 x %globaltimer, 6 x clock64 (CONV_TRACE_WORDS)
 
@@ -38,9 +39,10 @@ class LaunchConfig:
     k: int              # taps
     tile: int           # outputs per block (per tile, for the persistent variants)
     threads: int        # threads per block
-    tiles: int          # ceil(n / tile); one block each, except for pipelined and bulk
+    tiles: int          # ceil(n / tile); one block each, except for persistent pipelined and bulk
     shared_bytes: int   # static shared memory per block
     stages: int | None  # tile buffers per block (pipelined, bulk)
+    persistent: bool | None = None   # pipelined, bulk: blocks walk over tiles (else one tile each)
 
     @property
     def halo(self) -> int:
@@ -64,8 +66,8 @@ def shared_bytes(variant: str, tile: int, k: int, stages: int | None = None) -> 
     return {"naive": 0, "vec4": 0,
             "tiled_sync": 4 * (tile + k - 1 + k), "async_halo": 4 * (tile + k - 1 + k),
             "puzzle28": 4 * (tile + k),
-            "pipelined": 4 * ((stages or 1) * span + k),
-            "bulk": 4 * (stages or 1) * span + 4 * k + 8 * (stages or 1) + 128,
+            "pipelined": 4 * (stages or 1) * span,
+            "bulk": 4 * (stages or 1) * span + 8 * (stages or 1) + 128,
             }[variant]
 
 
@@ -78,15 +80,17 @@ def max_tile(k: int = 1, variant: str = "async_halo", stages: int | None = None)
 
 
 def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None = None,
-                  variant: str = "async_halo", stages: int | None = None) -> LaunchConfig:
+                  variant: str = "async_halo", stages: int | None = None,
+                  persistent: bool | None = None) -> LaunchConfig:
     """Check sizes and return the launch geometry; raises ``ValueError``/``TypeError``.
 
     Rules: ``n >= 1`` and small enough for 32-bit indices; ``1 <= k <= tile``; ``tile`` a
     multiple of 32 whose shared memory fits the 48 KiB static limit (for tiled_sync and
     async_halo ``4 * (tile + 2k - 1)`` bytes); ``threads`` a multiple of 32 from 32 to 1024
     (default ``min(tile, 256)``; for vec4, ``tile // 4`` rounded down to a multiple of 32, at
-    least 32 and at most 256); ``stages`` from 1 to 8, for
-    pipelined and bulk only (default 4, or as many as fit); vec4 takes ``k <= 64``.
+    least 32 and at most 256); ``stages`` from 1 to 8 and ``persistent`` (a bool, default
+    True), for pipelined and bulk only (default 4 stages, or as many as fit); vec4, pipelined and
+    bulk, which keep the taps and a window of x in registers, take ``k <= 64``.
     """
     check_variant(variant)
     n, k, tile = _int("n", n), _int("kernel size", k), _int("tile", tile)
@@ -100,8 +104,15 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
         stages = _int("stages", stages)
         if not 1 <= stages <= MAX_STAGES:
             raise ValueError(f"stages must be from 1 to {MAX_STAGES}, got {stages}")
-    elif stages is not None:
-        raise ValueError(f"stages applies to {' and '.join(STAGED_VARIANTS)} only, not {variant}")
+        if persistent is None:
+            persistent = True
+        if not isinstance(persistent, (bool, np.bool_)):
+            raise TypeError(f"persistent must be True or False, got {type(persistent).__name__}")
+        persistent = bool(persistent)
+    else:
+        for name, value in (("stages", stages), ("persistent", persistent)):
+            if value is not None:
+                raise ValueError(f"{name} applies to {' and '.join(STAGED_VARIANTS)} only, not {variant}")
     if n < 1:
         raise ValueError(f"the input must hold at least one element, got n={n}")
     if tile < 32 or tile % 32:
@@ -111,8 +122,9 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
     if k > tile:
         raise ValueError(f"kernel size {k} is longer than the tile {tile}: a tile's halo "
                          "would reach past its neighbour tile")
-    if variant == "vec4" and k > VEC4_MAX_K:
-        raise ValueError(f"vec4 holds its window in registers: kernel size at most {VEC4_MAX_K}, got {k}")
+    if variant in WINDOW_VARIANTS and k > WINDOW_MAX_K:
+        raise ValueError(f"{variant} holds the taps and its window in registers: kernel size at most "
+                         f"{WINDOW_MAX_K}, got {k}")
     smem = shared_bytes(variant, tile, k, stages)
     if smem > STATIC_SHARED_LIMIT:
         raise ValueError(f"{variant} with tile {tile}, kernel size {k}"
@@ -124,7 +136,7 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
     if n > 2**31 - 1 - 2 * tile:
         raise ValueError(f"n={n} is too large for the kernels' 32-bit indices")
     return LaunchConfig(variant=variant, n=n, k=k, tile=tile, threads=threads,
-                        tiles=-(-n // tile), shared_bytes=smem, stages=stages)
+                        tiles=-(-n // tile), shared_bytes=smem, stages=stages, persistent=persistent)
 
 
 def _array_module(a):
@@ -181,9 +193,9 @@ def _kernel(src: str, name: str, tile: int, k: int, threads: int, stages, target
 
 
 def _grid(kern, cfg: LaunchConfig) -> int:
-    """One block per tile; for the persistent variants, as many blocks as fit on the GPU at once
-    (by threads, registers and shared memory per multiprocessor), each walking over tiles."""
-    if cfg.variant not in STAGED_VARIANTS:
+    """One block per tile; for persistent pipelined and bulk, as many blocks as fit on the GPU at
+    once (by threads, registers and shared memory per multiprocessor), each walking over tiles."""
+    if not cfg.persistent:
         return cfg.tiles
     import cupy
     props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
@@ -194,8 +206,8 @@ def _grid(kern, cfg: LaunchConfig) -> int:
 
 
 def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | None = None,
-            stages: int | None = None, arch: int | None = None, src: str | None = None,
-            trace=None):
+            stages: int | None = None, persistent: bool | None = None, arch: int | None = None,
+            src: str | None = None, trace=None):
     """Compile (cached) and return ``launch()``, which enqueues one kernel on the current stream.
 
     ``x``, ``w``, ``y`` must be contiguous float32 CuPy arrays, ``len(y) == len(x)``. For
@@ -214,7 +226,7 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
             raise ValueError(f"{name} must be contiguous")
     if y.size != x.size:
         raise ValueError(f"y holds {y.size} elements, x {x.size}")
-    cfg = launch_config(x.size, w.size, tile, threads, variant, stages)
+    cfg = launch_config(x.size, w.size, tile, threads, variant, stages, persistent)
     if variant in ALIGNED_VARIANTS and (x.data.ptr % 16 or y.data.ptr % 16):
         raise ValueError(f"{variant} moves 16-byte chunks: x and y must start on a 16-byte boundary")
     if trace is not None:
@@ -237,8 +249,8 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
 
 
 def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
-           threads: int | None = None, stages: int | None = None, backend: str = "auto",
-           arch: int | None = None):
+           threads: int | None = None, stages: int | None = None, persistent: bool | None = None,
+           backend: str = "auto", arch: int | None = None):
     """``y[i] = sum_k x[i + k - K//2] * w[k]`` with ``x`` zero outside ``[0, n)``.
 
     Runs ``variant`` (one of ``kernels.VARIANTS``) on the GPU through CuPy, or, without a GPU
@@ -249,9 +261,10 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
     x, w : 1-D float32 NumPy or CuPy arrays, not empty. Other dtypes are refused
         (``TypeError``), never cast silently. Non-contiguous arrays are copied.
     variant : ``"naive"``, ``"tiled_sync"``, ``"puzzle28"`` (the published, wrong algorithm),
-        ``"async_halo"``, ``"vec4"`` (float4 loads into registers, ``len(w) <= 64``),
-        ``"pipelined"`` (multi-stage 16-byte cp.async) or ``"bulk"`` (sm_90 bulk copy; on an
-        older GPU a ``ValueError``); anything else is a ``ValueError``.
+        ``"async_halo"``, ``"vec4"`` (float4 loads into registers), ``"pipelined"``
+        (multi-stage 16-byte cp.async) or ``"bulk"`` (sm_90 bulk copy; on an older GPU a
+        ``ValueError``); anything else is a ``ValueError``. The last three keep the taps in
+        registers: ``len(w) <= 64``.
     tile : outputs per block (per tile for pipelined and bulk): a multiple of 32 with
         ``len(w) <= tile`` and the variant's shared memory within 48 KiB (``ValueError``); for
         async_halo that is ``4 * (tile + 2 * len(w) - 1)`` bytes.
@@ -259,6 +272,9 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
         (vec4: ``tile // 4`` rounded down to a multiple of 32, from 32 to 256).
     stages : tile buffers per block for pipelined and bulk, 1 to 8 (default 4, or as many as
         fit in shared memory); ``ValueError`` for any other variant.
+    persistent : pipelined and bulk only (``ValueError`` otherwise): ``True`` (default) launches
+        as many blocks as fit on the GPU, each walking over tiles with its ring of stages;
+        ``False`` launches one block per tile (then a second stage has nothing to hold).
     backend : ``"auto"`` (the GPU if there is one), ``"gpu"`` (``RuntimeError`` without one)
         or ``"emulate"``.
     arch : run PTX compiled for this older compute capability (e.g. ``75`` for a T4's code
@@ -276,7 +292,7 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     xp = _check_vector("x", x)
     _check_vector("w", w)
-    cfg = launch_config(x.size, w.size, tile, threads, variant, stages)
+    cfg = launch_config(x.size, w.size, tile, threads, variant, stages, persistent)
     on_gpu = backend == "gpu" or (backend == "auto" and gpu_available())
     if backend == "gpu" and not gpu_available():
         raise RuntimeError(f"backend='gpu' but no GPU is usable here: {_probe()[1]}")
@@ -291,7 +307,8 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
         xd = xd.copy()   # a fresh allocation is 256-byte aligned
     wd = cupy.ascontiguousarray(cupy.asarray(w))
     y = cupy.full(cfg.n, cupy.nan, dtype=cupy.float32)
-    prepare(variant, xd, wd, y, tile=cfg.tile, threads=cfg.threads, stages=cfg.stages, arch=arch)()
+    prepare(variant, xd, wd, y, tile=cfg.tile, threads=cfg.threads, stages=cfg.stages,
+            persistent=cfg.persistent, arch=arch)()
     return y if xp is not np else cupy.asnumpy(y)
 
 

@@ -1,9 +1,12 @@
 // Variant 5 — pipelined: many bytes in flight, so that the copy engine never waits for us.
-// Blocks are persistent: each walks over tiles blockIdx.x, blockIdx.x + gridDim.x, ... and keeps
-// CONV_STAGES shared-memory buffers. While it computes one tile, the copies of its next
-// CONV_STAGES - 1 tiles are in flight, as 16-byte cp.async (cuda::memcpy_async with
-// cuda::aligned_size_t<16>). Compared with async_halo.cu: the copy moves 16-byte chunks of an
-// aligned superset of tile + halo, several tiles are in flight, and the buffers rotate.
+// Each block walks over tiles blockIdx.x, blockIdx.x + gridDim.x, ... and keeps CONV_STAGES
+// shared-memory buffers. Launched persistent (as many blocks as fit on the GPU, the launcher's
+// default), a block computes one tile while the copies of its next CONV_STAGES - 1 tiles are in
+// flight, as 16-byte cp.async (cuda::memcpy_async with cuda::aligned_size_t<16>); launched with
+// one block per tile, the loop runs once and the many resident blocks keep the bytes in flight
+// together. Compared with async_halo.cu: the copy moves 16-byte chunks of an aligned superset of
+// tile + halo, several tiles are in flight, the buffers rotate, and each thread computes 4
+// outputs from a window in registers (vec4.cu's compute, conv1d_common.cuh).
 #include <cuda/pipeline>
 #include "conv1d_common.cuh"
 
@@ -31,21 +34,16 @@ __device__ void issue_tile(float* buf, const float* __restrict__ x, int n, int t
     }
 }
 
-extern "C" __global__ void conv1d_pipelined(const float* __restrict__ x,
-                                            const float* __restrict__ w,
-                                            float* __restrict__ y,
-                                            int n)
+extern "C" __global__ void __launch_bounds__(CONV_THREADS)
+conv1d_pipelined(const float* __restrict__ x,
+                 const float* __restrict__ w,
+                 float* __restrict__ y,
+                 int n)
 {
     __shared__ __align__(16) float x_s[CONV_STAGES][CONV_SPAN];   // a ring of tile buffers
-    __shared__ float w_s[CONV_K];
 
     const int tiles = (n + CONV_TILE - 1) / CONV_TILE;
     auto pipe = cuda::make_pipeline();   // this thread's queue: one batch of copies per tile
-
-    // Phase 2: load the small kernel once; every tile uses it.
-    for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
-        w_s[k] = w[k];
-    }
 
     // Phase 1 (prologue): start the copies of this block's first CONV_STAGES - 1 tiles.
     // Every thread commits a batch per tile, empty or not, so all threads count batches alike.
@@ -55,6 +53,10 @@ extern "C" __global__ void conv1d_pipelined(const float* __restrict__ x,
         if (next < tiles) issue_tile(x_s[s], x, n, next, pipe);
         pipe.producer_commit();
     }
+
+    // Phase 2: meanwhile, the small kernel into registers, once; every tile uses it.
+    float w_r[CONV_K];
+    load_taps(w_r, w);
 
     int stage = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -68,16 +70,15 @@ extern "C" __global__ void conv1d_pipelined(const float* __restrict__ x,
         pipe.consumer_wait();
         __syncthreads();
 
-        // Phase 4: compute this tile from shared memory.
-        const float* buf = x_s[stage];
-        for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
-            const int i = tile * CONV_TILE + t;
-            if (i >= n) break;
-            float acc = 0.0f;
-            for (int k = 0; k < CONV_K; ++k) {
-                acc += buf[CONV_LEFT4 - CONV_HALO + t + k] * w_s[k];
-            }
-            y[i] = acc;
+        // Phase 4: compute this tile, 4 outputs per thread from a window read out of the
+        // buffer with 16-byte loads (the arithmetic is vec4.cu's).
+        for (int c = threadIdx.x; c < CONV_TILE / 4; c += CONV_THREADS) {
+            const int i0 = tile * CONV_TILE + 4 * c;
+            if (i0 >= n) break;
+            float v[CONV_WINDOW4], out[4];
+            load_window4(v, &x_s[stage][4 * c]);
+            convolve4(out, v, w_r);
+            store4(y, i0, n, out);
         }
         pipe.consumer_release();
         __syncthreads();   // nobody reads this buffer any more: it may be refilled

@@ -2,16 +2,20 @@
 // Each thread computes 4 consecutive outputs from a window of x held in registers, loaded as
 // 16-byte float4 chunks (neighbouring threads' windows overlap; the caches serve the repeats).
 // It answers: how much of the async variants' speed is asynchrony, and how much is 16-byte access?
+// The compute and the store (convolve4, store4 in conv1d_common.cuh) are pipelined's and bulk's.
 #include "conv1d_common.cuh"
 
-#define VEC4_WINDOW (CONV_LEFT4 + 4 + CONV_RIGHT4)   // floats in a thread's window, whole chunks
-
-extern "C" __global__ void conv1d_vec4(const float* __restrict__ x,
-                                       const float* __restrict__ w,
-                                       float* __restrict__ y,
-                                       int n)
+// At most CONV_THREADS threads per block: the compiler keeps the registers per thread within
+// what such a block may use (the window and the taps live in registers).
+extern "C" __global__ void __launch_bounds__(CONV_THREADS)
+conv1d_vec4(const float* __restrict__ x,
+            const float* __restrict__ w,
+            float* __restrict__ y,
+            int n)
 {
     const int tile_start = blockIdx.x * CONV_TILE;
+    float w_r[CONV_K];
+    load_taps(w_r, w);
 
     for (int c = threadIdx.x; c < CONV_TILE / 4; c += CONV_THREADS) {
         const int i0 = tile_start + 4 * c;   // this thread's first output
@@ -19,9 +23,9 @@ extern "C" __global__ void conv1d_vec4(const float* __restrict__ x,
 
         // Load: the window x[i0 - CONV_LEFT4 ...] into registers, a float4 at a time; chunks
         // that straddle an end of the vector element by element, zeros outside [0, n).
-        float v[VEC4_WINDOW];
+        float v[CONV_WINDOW4];
 #pragma unroll
-        for (int q = 0; q < VEC4_WINDOW / 4; ++q) {
+        for (int q = 0; q < CONV_WINDOW4 / 4; ++q) {
             const int g = i0 - CONV_LEFT4 + 4 * q;
             if (g >= 0 && g + 4 <= n) {
                 const float4 f = __ldg(reinterpret_cast<const float4*>(x + g));
@@ -34,23 +38,9 @@ extern "C" __global__ void conv1d_vec4(const float* __restrict__ x,
             }
         }
 
-        // Compute: 4 outputs from registers.
+        // Compute 4 outputs from registers, and store them.
         float out[4];
-#pragma unroll
-        for (int o = 0; o < 4; ++o) {
-            float acc = 0.0f;
-#pragma unroll
-            for (int k = 0; k < CONV_K; ++k) {
-                acc += v[CONV_LEFT4 - CONV_HALO + o + k] * __ldg(&w[k]);
-            }
-            out[o] = acc;
-        }
-
-        // Store: one 16-byte store, or element by element at the end of the vector.
-        if (i0 + 4 <= n) {
-            *reinterpret_cast<float4*>(y + i0) = make_float4(out[0], out[1], out[2], out[3]);
-        } else {
-            for (int o = 0; o < 4 && i0 + o < n; ++o) y[i0 + o] = out[o];
-        }
+        convolve4(out, v, w_r);
+        store4(y, i0, n, out);
     }
 }

@@ -18,7 +18,7 @@ for n, tile, k, threads in SHAPES:
     x = rng.standard_normal(n, dtype=np.float32)
     w = rng.standard_normal(k, dtype=np.float32)
     for variant in kernels.VARIANTS:
-        if variant == "vec4" and k > 64:
+        if variant in kernels.launch.WINDOW_VARIANTS and k > kernels.launch.WINDOW_MAX_K:
             continue
         y = kernels.conv1d(x, w, variant, tile=tile, threads=threads)
         if variant != "puzzle28":

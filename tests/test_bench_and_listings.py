@@ -78,3 +78,15 @@ def test_measure_on_the_gpu():
 def test_recorded_peers_were_timed_with_events(recorded):
     """A CuPy graph capture does not record PyTorch's launches: peers are never graph-timed."""
     assert all(r["method"] == "events" for r in recorded["rows"] if r["name"] in bench.PEERS)
+
+
+def test_recorded_tuning_tried_both_schedules(recorded):
+    """Persistent blocks and one block per tile were both measured for each staged variant, and
+    the chosen configuration is the fastest tuning row of its variant."""
+    best = bench.best_by_schedule(recorded)
+    assert set(best) == {(v, p) for v in ("pipelined", "bulk") for p in (True, False)}
+    for variant in ("pipelined", "bulk"):
+        rows = [r for r in recorded["tuning"] if r["name"] == variant]
+        fastest = min(rows, key=lambda r: r["median_us"])["config"]
+        assert {k: fastest[k] for k in bench.TUNED} == recorded["configs"][variant]
+    assert all(r["config"]["persistent"] for r in recorded["stage_sweep"])

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
-from inputs import random_inputs
+from inputs import random_inputs, takes_k
 
 import kernels
 from kernels import emulation
@@ -27,7 +27,7 @@ def shapes(draw):
 @given(shape=shapes(), seed=st.integers(0, 2**32 - 1))
 def test_correct_variants_match_reference(variant, shape, seed):
     n, tile, k = shape
-    assume(variant != "vec4" or k <= 64)
+    assume(takes_k(variant, k))
     x, w = random_inputs(n, k, seed)
     y = kernels.conv1d(x, w, variant, tile=tile, backend="emulate")
     assert y.dtype == np.float32 and y.shape == (n,)
@@ -39,8 +39,8 @@ def test_correct_variants_match_reference(variant, shape, seed):
                                         (16385, 256, 4), (24400, 2752, 33), (5000, 96, 64)])
 @pytest.mark.parametrize("variant", CORRECT)
 def test_edge_shapes(variant, n, tile, k):
-    if variant == "vec4" and k > 64:
-        pytest.skip("vec4 takes k <= 64")
+    if not takes_k(variant, k):
+        pytest.skip(f"{variant} takes k <= 64")
     x, w = random_inputs(n, k)
     kernels.assert_correct(kernels.conv1d(x, w, variant, tile=tile, backend="emulate"), x, w)
 

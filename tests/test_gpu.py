@@ -6,7 +6,7 @@ import secrets
 
 import numpy as np
 import pytest
-from inputs import random_inputs
+from inputs import random_inputs, takes_k
 
 import kernels
 
@@ -29,8 +29,9 @@ def ulps(a, b):
 
 
 def runs(variant, k, arch):
-    """Whether this variant takes these sizes on this code path (vec4: k <= 64; bulk: sm_90)."""
-    return not ((variant == "vec4" and k > 64) or (variant == "bulk" and arch is not None))
+    """Whether this variant takes these sizes on this code path (k <= 64 for the register-window
+    variants; bulk: sm_90)."""
+    return takes_k(variant, k) and not (variant == "bulk" and arch is not None)
 
 
 def check_against_emulation(variant, y, x, w, tile, where):
@@ -96,6 +97,20 @@ def test_random_shapes(arch, cases):
                 kernels.assert_correct(y, x, w, where)
 
 
+@pytest.mark.parametrize("tile, k, threads", [c for c in CONFIGS if c[0] <= 256])
+def test_vectors_shorter_than_a_halo_chunk(tile, k, threads):
+    """n from 1 to 13: vectors that end inside the first 16-byte chunk or the left halo, where
+    the 16-byte variants copy nothing asynchronously and load everything by hand."""
+    for n in range(1, 14):
+        x, w = random_inputs(n, k)
+        for variant in (v for v in kernels.VARIANTS if runs(v, k, None)):
+            where = f"{variant} n={n} tile={tile} k={k}"
+            y = kernels.conv1d(x, w, variant, tile=tile, threads=threads)
+            check_against_emulation(variant, y, x, w, tile, where)
+            if variant in CORRECT:
+                kernels.assert_correct(y, x, w, where)
+
+
 def test_cupy_in_cupy_out_and_every_element_written():
     import cupy
     x, w = random_inputs(100_003, 9)
@@ -130,14 +145,15 @@ def test_a_kernel_without_halo_is_caught():
     assert bad.size > 0 and set(bad % 256) <= {0, 1, 254, 255}
 
 
+@pytest.mark.parametrize("persistent", [True, False], ids=["persistent", "one_tile_per_block"])
 @pytest.mark.parametrize("stages", [1, 2, 3, 4, 8])
 @pytest.mark.parametrize("variant", kernels.compile.STAGED_VARIANTS)
-def test_every_stage_count(variant, stages):
+def test_every_stage_count(variant, stages, persistent):
     """Persistent blocks walk several tiles each: more tiles than blocks, odd sizes."""
     for n in (1, 1000, 4 * 1024 * 132 * 8 + 17):
         x, w = random_inputs(n, 7)
-        y = kernels.conv1d(x, w, variant, tile=1024, stages=stages)
-        kernels.assert_correct(y, x, w, f"{variant} stages={stages} n={n}")
+        y = kernels.conv1d(x, w, variant, tile=1024, stages=stages, persistent=persistent)
+        kernels.assert_correct(y, x, w, f"{variant} stages={stages} persistent={persistent} n={n}")
 
 
 def test_bulk_is_refused_below_sm_90():
