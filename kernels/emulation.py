@@ -97,16 +97,19 @@ def _round4(v: int) -> int:
     return (v + 3) // 4 * 4
 
 
-def _halos4(k):
-    """CONV_LEFT4 and CONV_RIGHT4: each halo rounded up to whole 16-byte chunks."""
-    return _round4(k // 2), _round4(k - 1 - k // 2)
+def _windows4(k):
+    """CONV_LEFT4 and CONV_WINDOW4: where a thread's window starts before its first output, and
+    its length (whole 16-byte chunks)."""
+    halo = k // 2
+    left4 = _round4(halo)
+    return left4, left4 + 4 + _round4(k - 1 - halo)
 
 
 def _convolve4(v, w):
     """convolve4 (conv1d_common.cuh): 4 outputs per window, ``acc += v[CONV_LEFT4 - CONV_HALO
     + o + k] * w_r[k]``, the taps in order. ``v`` holds one window per row; returns (rows, 4)."""
     k = w.size
-    first = _halos4(k)[0] - k // 2   # CONV_LEFT4 - CONV_HALO
+    first = _windows4(k)[0] - k // 2
     acc = np.zeros(v.shape[:-1] + (4,), np.float32)
     for kk, wk in enumerate(w):
         acc = _fma(v[..., first + kk:first + kk + 4], wk, acc)
@@ -116,24 +119,25 @@ def _convolve4(v, w):
 def vec4(x: np.ndarray, w: np.ndarray, tile: int) -> np.ndarray:
     """vec4.cu: each thread's window x[i0 - CONV_LEFT4, i0 + 4 + CONV_RIGHT4) in registers
     (zeros outside), four outputs from it. Every thread of every block is a row here."""
-    left4, right4 = _halos4(w.size)
+    left4, window = _windows4(w.size)
     w_r = w.copy()                                                              # load_taps
     i0 = (_tile_starts(x.size, tile) + np.arange(0, tile, 4)).reshape(-1, 1)   # a row per thread
-    v = _load(x, i0 - left4 + np.arange(left4 + 4 + right4))                    # Load
+    v = _load(x, i0 - left4 + np.arange(window))                                # Load
     return _store(_convolve4(v, w_r), x.size)                                   # Compute, store4
 
 
 def _load_span(x, k, tile):
     """Phase 1 of pipelined and bulk: the tile with each halo rounded up to whole 16-byte chunks
     (CONV_SPAN floats from tile_start - CONV_LEFT4), zeros outside [0, n)."""
-    left4, right4 = _halos4(k)
-    return _load(x, _tile_starts(x.size, tile) - left4 + np.arange(left4 + tile + right4))
+    left4, window = _windows4(k)
+    span = tile + window - 4
+    return _load(x, _tile_starts(x.size, tile) - left4 + np.arange(span))
 
 
 def _convolve_span(x_s, w, tile):
     """Phase 4 of pipelined and bulk: thread c reads the window x_s[4c, 4c + CONV_WINDOW4)
     (load_window4) and makes outputs 4c .. 4c + 3 (convolve4)."""
-    window = sum(_halos4(w.size)) + 4   # CONV_WINDOW4
+    window = _windows4(w.size)[1]
     v = np.lib.stride_tricks.sliding_window_view(x_s, window, axis=1)[:, :tile:4]
     return _convolve4(v, w)
 

@@ -17,13 +17,6 @@ def _correlate(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.correlate(padded, w, mode="valid")
 
 
-def random_inputs(n: int, k: int, rng=None) -> tuple[np.ndarray, np.ndarray]:
-    """Fresh standard-normal float32 ``x`` (n values) and ``w`` (k taps), never zeros or
-    constants. ``rng``: a seed or a ``numpy.random.Generator`` (None: fresh entropy)."""
-    rng = np.random.default_rng(rng)
-    return rng.standard_normal(n, dtype=np.float32), rng.standard_normal(k, dtype=np.float32)
-
-
 def reference(x, w) -> np.ndarray:
     """``y[i] = sum_k x[i + k - K//2] * w[k]`` in float64, ``x`` zero outside ``[0, n)``."""
     return _correlate(_host(x).astype(np.float64), _host(w).astype(np.float64))

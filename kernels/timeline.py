@@ -13,7 +13,6 @@ import numpy as np
 
 from .compile import KERNEL_DIR, compiled_file
 from .launch import TRACE_WORDS, launch_config, prepare
-from .reference import random_inputs
 
 PHASES = ("tile load", "weight load", "wait", "barrier", "compute")
 SEED_CYCLES = {"tile load": 500, "weight load": 100, "compute": 50}   # the puzzle's illustration
@@ -109,7 +108,9 @@ def trace(variant: str, n: int = 16384, tile: int = 256, k: int = 5, threads: in
     an array of shape (tiles, 13): SM id, then 6 globaltimer values (ns), then 6 clock64 values."""
     import cupy
     cfg = launch_config(n, k, tile, threads, variant)
-    x, w = map(cupy.asarray, random_inputs(n, k, seed))
+    rng = np.random.default_rng(seed)
+    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
+    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
     y = cupy.empty_like(x)
     records = cupy.zeros(cfg.tiles * TRACE_WORDS, dtype=cupy.uint64)
     launch = prepare(variant, x, w, y, tile=tile, threads=cfg.threads, trace=records)
@@ -173,7 +174,9 @@ def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> d
 
     from .bench import time_us
     cfg = launch_config(n, k, tile, None, variant)
-    x, w = map(cupy.asarray, random_inputs(n, k, 1))
+    rng = np.random.default_rng(1)
+    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
+    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
     y = cupy.empty_like(x)
     records = cupy.zeros(cfg.tiles * TRACE_WORDS, dtype=cupy.uint64)
     plain = float(np.median(time_us(prepare(variant, x, w, y, tile=tile), n)[0]))
