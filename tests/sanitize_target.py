@@ -10,15 +10,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import kernels  # noqa: E402
+from inputs import random_inputs, takes_k  # noqa: E402  (this script's own directory)
 
 cupy.cuda.set_allocator(None)
 SHAPES = [(16384, 256, 5, 256), (1000, 96, 7, 64), (1, 32, 5, 32), (4099, 1024, 64, 256)]
 rng = np.random.default_rng(int(sys.argv[1]) if len(sys.argv) > 1 else None)
 for n, tile, k, threads in SHAPES:
-    x = rng.standard_normal(n, dtype=np.float32)
-    w = rng.standard_normal(k, dtype=np.float32)
+    x, w = random_inputs(n, k, rng)
     for variant in kernels.VARIANTS:
-        if variant in kernels.launch.WINDOW_VARIANTS and k > kernels.launch.WINDOW_MAX_K:
+        if not takes_k(variant, k):
             continue
         y = kernels.conv1d(x, w, variant, tile=tile, threads=threads)
         if variant != "puzzle28":
