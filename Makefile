@@ -1,32 +1,47 @@
 # The README's two commands:  make book   and   make test
 # Both create .venv from requirements.txt on first use (again whenever requirements.txt changes).
+# make book-only builds the same book in .venv-book from requirements-book.txt (jupyter-book and
+# what the stored outputs need, no CuPy or test tools): the pages workflow uses it.
+REQUIREMENTS ?= requirements.txt
 VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# The stamp holds the requirements file it was made from (an empty one: requirements.txt), so a
+# venv made from another file is brought up to date before use even when it is newer.
+STAMPED := $(or $(shell cat $(STAMP) 2>/dev/null),requirements.txt)
+BROWSERS := chromium chromium-browser google-chrome google-chrome-stable
 
-.PHONY: book test chromium notebooks clean
+.PHONY: book book-only test chromium notebooks clean FORCE
 
-$(STAMP): requirements.txt
+$(STAMP): $(REQUIREMENTS) $(if $(filter-out $(REQUIREMENTS),$(STAMPED)),FORCE)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -r requirements.txt
-	touch $@
+	$(PY) -m pip install -q -r $(REQUIREMENTS)
+	echo $(REQUIREMENTS) > $@
+
+FORCE:
 
 # The book, from the outputs stored in the notebooks (nothing is executed): _build/html
 book: $(STAMP)
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+
+book-only:
+	$(MAKE) book REQUIREMENTS=requirements-book.txt VENV=.venv-book
 
 # Every test: kernels (NVRTC compile, emulation, GPU tests where there is a GPU), the notebooks
 # under nbval, and the built book in headless Chromium.
 test: book chromium
 	$(PY) -m pytest
 
-# Debian's Chromium for the browser test (installed when missing and we are root).
+# A browser for the browser test: $BOOK_CHROMIUM, Chromium or Google Chrome (GitHub's runners
+# have it); Debian's Chromium is installed only when none is found and we are root.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
-	  { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
-	  echo "warning: chromium not installed; outside CI the browser test is skipped"
+	@for b in "$$BOOK_CHROMIUM" $(BROWSERS); do \
+	  [ -n "$$b" ] && command -v "$$b" >/dev/null 2>&1 && exit 0; \
+	done; \
+	{ [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "warning: no chromium or google-chrome installed; outside CI the browser test is skipped"
 
 # Re-execute every notebook in place on a GPU, recording the device (refuses without a GPU).
 notebooks: $(STAMP)

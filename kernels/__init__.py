@@ -5,17 +5,19 @@
 >>> w = np.random.default_rng(1).standard_normal(5, dtype=np.float32)
 >>> y = kernels.conv1d(x, w, variant="async_halo", tile=256)   # GPU if there is one
 >>> kernels.assert_correct(y, x, w)
+
+``kernels.variants.REGISTRY`` describes every variant; ``kernels.VARIANTS`` lists their names.
 """
 
-from .compile import ASYNC_VARIANTS, VARIANTS, CompileError, kernel_name, source, source_path
+from .compile import Build, CompileError, kernel_name, source, source_path
 from .device import backend_summary, device_info, gpu_available
 from .emulation import run as emulate
-from .launch import LaunchConfig, conv1d, launch_config, max_tile, prepare
-from .reference import assert_correct, error_bound, reference, wrong_outputs
+from .geometry import PUZZLE28, LaunchConfig, launch_config, max_tile
+from .launch import Launch, conv1d, prepare
+from .reference import assert_correct, error_bound, random_inputs, reference, wrong_outputs
+from .variants import NAMES as VARIANTS, REGISTRY
 
-SEED = dict(n=16384, tile=256, k=5, threads=256)   # Puzzle 28's configuration: 64 blocks
-
-__all__ = ["VARIANTS", "ASYNC_VARIANTS", "SEED", "CompileError", "LaunchConfig", "assert_correct",
-           "backend_summary", "conv1d", "device_info", "emulate", "error_bound", "gpu_available", "kernel_name",
-           "launch_config", "max_tile", "prepare", "reference", "source", "source_path",
-           "wrong_outputs"]
+__all__ = ["VARIANTS", "REGISTRY", "PUZZLE28", "Build", "CompileError", "Launch", "LaunchConfig",
+           "assert_correct", "backend_summary", "conv1d", "device_info", "emulate", "error_bound",
+           "gpu_available", "kernel_name", "launch_config", "max_tile", "prepare", "random_inputs",
+           "reference", "source", "source_path", "wrong_outputs"]

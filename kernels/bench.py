@@ -27,11 +27,13 @@ from pathlib import Path
 import numpy as np
 
 from .device import device_info
-from .launch import launch_config, prepare
-from .reference import assert_correct
+from . import variants as V
+from .geometry import launch_config
+from .launch import prepare
+from .reference import assert_correct, random_inputs
 
 RECORDED = Path(__file__).resolve().parent / "recorded"
-OURS = ("naive", "tiled_sync", "puzzle28", "async_halo", "vec4", "pipelined", "bulk")
+OURS = V.NAMES
 PEERS = ("cupyx.ndimage.correlate1d", "torch.conv1d")
 GRAPH_BELOW = 2**21          # graph replay below this many elements
 LAUNCHES_PER_GRAPH = 50
@@ -123,9 +125,7 @@ def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -
     ``configs`` maps a variant to its launch keywords (tile, threads, stages)."""
     import cupy
     configs = configs or {}
-    rng = np.random.default_rng(seed)
-    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
-    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
+    x, w = (cupy.asarray(a) for a in random_inputs(n, k, seed))
     y = cupy.empty_like(x)
     copy_times, copy_method = time_us(copy_fn(x, y), n)
     copy_us = float(np.median(copy_times))
@@ -145,7 +145,7 @@ def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -
             y.fill(cupy.nan)
             fn = prepare(name, x, w, y, **kw)
             fn()
-            if name != "puzzle28" and n <= CHECK_UP_TO:   # the tests cover every size's indexing
+            if V.get(name).correct and n <= CHECK_UP_TO:   # the tests cover every size's indexing
                 assert_correct(y, x.get(), w.get(), name)
             times, method = time_us(fn, n)
             cfg = fn.config
@@ -183,9 +183,9 @@ def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(1024, 2048, 4096),
 
 def _warm(pairs) -> None:
     """Compile every (variant, LaunchConfig) at once, in parallel, before timing anything."""
-    from .compile import warm_cache
-    from .launch import _gpu_target
-    warm_cache((v, c.tile, c.k, c.threads, _gpu_target(v, None), c.stages, False) for v, c in pairs)
+    from .compile import Build, warm_cache
+    from .launch import gpu_target
+    warm_cache((v, Build(c.tile, c.k, c.threads, gpu_target(v), c.stages)) for v, c in pairs)
 
 
 def run(quick: bool = False, progress: bool = False) -> dict:
@@ -195,7 +195,7 @@ def run(quick: bool = False, progress: bool = False) -> dict:
     ks = (5,) if quick else (3, 5, 9, 31)
     started = time.time()
     configs, tuning = {}, []
-    for variant in ("pipelined", "bulk"):
+    for variant in V.names(staged=True):
         best, rows = (tune(variant, tiles=(1024,), threads=(128, 256), stages=(2,)) if quick
                       else tune(variant))
         configs[variant] = best
@@ -260,9 +260,7 @@ def ncu_target(n: int = 2**26, k: int = 5) -> None:
     what ``ncu`` runs to produce the recorded profile."""
     import cupy
     configs = {"async_halo": dict(tile=256, threads=256), **load()["configs"]}
-    rng = np.random.default_rng(0)
-    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
-    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
+    x, w = (cupy.asarray(a) for a in random_inputs(n, k, 0))
     y = cupy.empty_like(x)
     for variant in PROFILED:
         prepare(variant, x, w, y, **configs[variant])()

@@ -11,19 +11,20 @@ Targets are written the way ``nvcc`` names them:
 * ``"compute_75"`` -> PTX, which the driver of any newer GPU compiles when it loads it. Running
   ``compute_75`` PTX on an H200 is how the book shows what a T4 (sm_75) executes.
 
-Compiled binaries are cached on disk, keyed by the source, the options and the NVRTC version.
+Compiled binaries are cached on disk, keyed by the source, the options and the NVRTC and CuPy
+(libcu++) versions.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-KERNEL_DIR = Path(__file__).resolve().parent
-VARIANTS = ("naive", "tiled_sync", "puzzle28", "async_halo", "vec4", "pipelined", "bulk")
-ASYNC_VARIANTS = ("puzzle28", "async_halo", "pipelined")   # cp.async on sm_80+ (bulk: sm_90)
-STAGED_VARIANTS = ("pipelined", "bulk")                    # persistent blocks, CONV_STAGES buffers
+from . import variants as V
+
+KERNEL_DIR = V.KERNEL_DIR
 CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "async-copy-book"
 
 
@@ -35,20 +36,13 @@ class CompileError(RuntimeError):
         self.log = log
 
 
-def check_variant(variant: str) -> None:
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-
-
 def kernel_name(variant: str) -> str:
     """The ``extern "C"`` name of a variant's kernel in its listing."""
-    check_variant(variant)
-    return f"conv1d_{variant}"
+    return V.get(variant).kernel
 
 
 def source_path(variant: str) -> Path:
-    check_variant(variant)
-    return KERNEL_DIR / f"{variant}.cu"
+    return V.get(variant).listing
 
 
 def source(variant: str) -> str:
@@ -76,54 +70,76 @@ def supported_archs() -> tuple[int, ...]:
     return tuple(_nvrtc().getSupportedArchs())
 
 
+def _cupy_version() -> str:
+    import cupy
+    return cupy.__version__
+
+
 def include_dirs() -> list[str]:
     import cupy
     libcudacxx = Path(cupy.__file__).parent / "_core" / "include" / "cupy" / "_cccl" / "libcudacxx"
     return [str(KERNEL_DIR), str(libcudacxx)]
 
 
-TRACED_VARIANTS = ("tiled_sync", "puzzle28", "async_halo")   # have TRACE() points (notebook 02)
+@dataclass(frozen=True)
+class Build:
+    """One compilation of a listing: its compile-time constants and target.
+
+    ``target`` as nvcc names it: ``"sm_90"`` (machine code) or ``"compute_75"`` (PTX). ``trace``
+    adds the trace points (``-DCONV_TRACE``), ``jitter`` the stress delays (``-DCONV_JITTER``).
+    """
+
+    tile: int
+    k: int
+    threads: int
+    target: str
+    stages: int | None = None
+    trace: bool = False
+    jitter: bool = False
+
+    def options(self) -> list[str]:
+        """NVRTC options for this build."""
+        extra = (([] if self.stages is None else [f"-DCONV_STAGES={self.stages}"])
+                 + (["-DCONV_TRACE"] if self.trace else []) + (["-DCONV_JITTER"] if self.jitter else []))
+        return [f"--gpu-architecture={self.target}", "-std=c++17",
+                f"-DCONV_TILE={self.tile}", f"-DCONV_K={self.k}", f"-DCONV_THREADS={self.threads}",
+                *extra, *(f"-I{d}" for d in include_dirs())]
+
+    @property
+    def machine_code(self) -> bool:
+        return self.target.startswith("sm_")
+
+    def with_target(self, target: str) -> "Build":
+        return replace(self, target=target)
 
 
-def options(tile: int, k: int, threads: int, target: str, stages: int | None = None,
-            trace: bool = False) -> list[str]:
-    """NVRTC options for one configuration; ``target`` as 'sm_90' or 'compute_75'."""
-    extra = ([] if stages is None else [f"-DCONV_STAGES={stages}"]) + (["-DCONV_TRACE"] if trace else [])
-    return [f"--gpu-architecture={target}", "-std=c++17",
-            f"-DCONV_TILE={tile}", f"-DCONV_K={k}", f"-DCONV_THREADS={threads}", *extra,
-            *(f"-I{d}" for d in include_dirs())]
-
-
-def compile_source(src: str, name: str, tile: int, k: int, threads: int, target: str,
-                   stages: int | None = None, trace: bool = False) -> bytes:
+def compile_source(src: str, name: str, build: Build) -> bytes:
     """Compile ``src`` (a kernel listing) to CUBIN (``sm_XX``) or PTX (``compute_XX``).
 
     Raises :class:`CompileError` with NVRTC's log when the source does not compile.
     """
     nvrtc = _nvrtc()
-    opts = options(tile, k, threads, target, stages, trace)
     prog = nvrtc.createProgram(src, f"{name}.cu", [], [])
     try:
         try:
-            nvrtc.compileProgram(prog, opts)
+            nvrtc.compileProgram(prog, build.options())
         except nvrtc.NVRTCError:
-            raise CompileError(name, target, nvrtc.getProgramLog(prog)) from None
-        binary = nvrtc.getCUBIN(prog) if target.startswith("sm_") else nvrtc.getPTX(prog)
+            raise CompileError(name, build.target, nvrtc.getProgramLog(prog)) from None
+        binary = nvrtc.getCUBIN(prog) if build.machine_code else nvrtc.getPTX(prog)
     finally:
         nvrtc.destroyProgram(prog)
     return binary if isinstance(binary, bytes) else binary.encode()
 
 
-def compiled_file(src: str, name: str, tile: int, k: int, threads: int, target: str,
-                  stages: int | None = None, trace: bool = False) -> Path:
-    """Compile through the disk cache; returns the path of the CUBIN or PTX file."""
+def compiled_file(src: str, name: str, build: Build) -> Path:
+    """Compile through the disk cache; returns the path of the CUBIN or PTX file. The key holds
+    the source, the common header, the options and the NVRTC and CuPy (libcu++) versions."""
     headers = (KERNEL_DIR / "conv1d_common.cuh").read_text()
-    key = "\0".join([src, headers, name, *options(tile, k, threads, target, stages, trace),
-                     str(nvrtc_version())])
-    suffix = ".cubin" if target.startswith("sm_") else ".ptx"
-    path = CACHE_DIR / f"{name}-{target}-{hashlib.sha256(key.encode()).hexdigest()[:24]}{suffix}"
+    key = "\0".join([src, headers, name, *build.options(), str(nvrtc_version()), _cupy_version()])
+    suffix = ".cubin" if build.machine_code else ".ptx"
+    path = CACHE_DIR / f"{name}-{build.target}-{hashlib.sha256(key.encode()).hexdigest()[:24]}{suffix}"
     if not path.exists():
-        binary = compile_source(src, name, tile, k, threads, target, stages, trace)
+        binary = compile_source(src, name, build)
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(binary)
@@ -131,15 +147,18 @@ def compiled_file(src: str, name: str, tile: int, k: int, threads: int, target: 
     return path
 
 
+def variant_file(variant: str, build: Build) -> Path:
+    """The cached binary of one variant's listing."""
+    return compiled_file(source(variant), kernel_name(variant), build)
+
+
 def _compile_spec(spec: tuple) -> str:
-    variant, tile, k, threads, target, stages, trace = spec
-    return str(compiled_file(source(variant), kernel_name(variant), tile, k, threads, target,
-                             stages, trace))
+    return str(variant_file(*spec))
 
 
 def warm_cache(specs, workers: int | None = None) -> None:
-    """Compile many (variant, tile, k, threads, target, stages, trace) at once, in separate
-    processes, into the disk cache: NVRTC takes about a second per libcu++ kernel."""
+    """Compile many ``(variant, Build)`` at once, in separate processes, into the disk cache:
+    NVRTC takes about a second per libcu++ kernel."""
     import concurrent.futures
     import multiprocessing
     specs = sorted(set(specs), key=str)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import KERNEL_DIR, compile_source, kernel_name
+from .compile import KERNEL_DIR, Build, compile_source, kernel_name
 from .device import gpu_available
-from .reference import reference, wrong_outputs
+from .reference import random_inputs, reference, wrong_outputs
 
 SKELETON = KERNEL_DIR / "exercises" / "async_halo_skeleton.cu"
 NAME = kernel_name("async_halo")
@@ -47,7 +47,7 @@ def check_async_halo(src: str) -> str:
             raise ExerciseError(f"line {number} still says FILL IN: {line.strip()}")
     if f"void {NAME}(" not in src:
         raise ExerciseError(f"the kernel must keep its name and signature: {NAME}(x, w, y, n)")
-    ptx = compile_source(src, NAME, 256, 5, 256, "compute_80").decode()   # CompileError shows the log
+    ptx = compile_source(src, NAME, Build(256, 5, 256, "compute_80")).decode()   # CompileError shows the log
     if "cp.async" not in ptx:
         raise ExerciseError("it compiles, but copies nothing asynchronously: on sm_80 the PTX has "
                             "no cp.async. Copy the tile with cuda::memcpy_async(..., pipe).")
@@ -57,10 +57,8 @@ def check_async_halo(src: str) -> str:
     import cupy
 
     from .launch import prepare
-    rng = np.random.default_rng()
     for n, tile, k, threads in CASES:
-        x = rng.standard_normal(n, dtype=np.float32)
-        w = rng.standard_normal(k, dtype=np.float32)
+        x, w = random_inputs(n, k)
         y = cupy.full(n, cupy.nan, cupy.float32)   # poison: an unwritten output stays NaN
         prepare("async_halo", cupy.asarray(x), cupy.asarray(w), y, tile=tile, threads=threads,
                 src=src)()

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .compile import VARIANTS
+from . import variants as V
 from .device import compute_capability, gpu_available
 from .launch import conv1d
-from .reference import error_bound, reference, wrong_outputs
+from .reference import error_bound, random_inputs, reference, wrong_outputs
 
 N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)
 TILE_CHOICES = (32, 64, 128, 256, 512, 1024)
@@ -41,17 +41,13 @@ class Run:
 
 
 def variant_choices() -> tuple[str, ...]:
-    """The variants this machine can run (bulk needs sm_90; the emulation runs all)."""
-    if gpu_available() and compute_capability() < 90:
-        return tuple(v for v in VARIANTS if v != "bulk")
-    return VARIANTS
+    """The variants this machine can run (the emulation runs all)."""
+    return V.names(arch=compute_capability() if gpu_available() else None)
 
 
 def run(variant: str = "async_halo", n: int = 16384, tile: int = 256, k: int = 5, seed: int = 28,
         timed: bool = True) -> Run:
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(n, dtype=np.float32)
-    w = rng.standard_normal(k, dtype=np.float32)
+    x, w = random_inputs(n, k, seed)
     y = conv1d(x, w, variant, tile=tile)
     err = np.abs(y.astype(np.float64) - reference(x, w))
     median = None

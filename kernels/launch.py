@@ -1,8 +1,8 @@
-"""The one public entry point: validate, compile (cached), pick the launch geometry, launch.
+"""Target selection, loading and launching: the one way a kernel reaches the GPU.
 
 Everything a notebook or test runs on the GPU goes through :func:`conv1d` (or, for timing,
 :func:`prepare`), and everything it runs without a GPU goes through the same validation into
-:mod:`kernels.emulation`.
+:mod:`kernels.emulation`. The size rules live in :mod:`kernels.geometry`.
 """
 
 from __future__ import annotations
@@ -12,188 +12,77 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import emulation
-from .compile import (STAGED_VARIANTS, TRACED_VARIANTS, VARIANTS, check_variant, compiled_file,
-                      kernel_name, source)
+from . import emulation, layout, variants as V
+from .compile import Build, compiled_file, kernel_name, nvrtc_version, source, supported_archs
 from .device import _probe, compute_capability, gpu_available
+from .geometry import (DEFAULT_TILE, LaunchConfig, launch_config, max_tile,  # noqa: F401
+                       shared_bytes)
+from .validate import choice, disjoint, flag, integer, same_length, vector
 
-STATIC_SHARED_LIMIT = 48 * 1024   # bytes of static __shared__ per block, on every GPU since sm_20
-MAX_THREADS = 1024
 BACKENDS = ("auto", "gpu", "emulate")
-DEFAULT_TILE = 256
-DEFAULT_STAGES = 4
-MAX_STAGES = 8            # what libcu++'s per-thread pipeline can wait on
-WINDOW_VARIANTS = ("vec4", "pipelined", "bulk")   # 4 outputs per thread from a register window
-WINDOW_MAX_K = 64         # they hold about 2 K + 8 floats per thread in registers (taps + window)
-ALIGNED_VARIANTS = WINDOW_VARIANTS                 # 16-byte loads: x and y 16-byte aligned
-MIN_ARCH = {"bulk": 90}   # the bulk copy engine (cp.async.bulk) arrived with Hopper
-TRACE_WORDS = 13          # per block: SM id, 6 x %globaltimer, 6 x clock64 (CONV_TRACE_WORDS)
+OLDEST_ARCH = 75          # the book's oldest GPU (T4); libcu++'s pipeline and barrier need sm_70+
+TRACE_WORDS = layout.TRACE_WORDS
 
 
-@dataclass(frozen=True)
-class LaunchConfig:
-    """How one convolution is laid out on the GPU."""
-
-    variant: str
-    n: int              # outputs
-    k: int              # taps
-    tile: int           # outputs per block (per tile, for the persistent variants)
-    threads: int        # threads per block
-    tiles: int          # ceil(n / tile); one block each, except for persistent pipelined and bulk
-    shared_bytes: int   # static shared memory per block
-    stages: int | None  # tile buffers per block (pipelined, bulk)
-    persistent: bool | None = None   # pipelined, bulk: blocks walk over tiles (else one tile each)
-
-    @property
-    def halo(self) -> int:
-        return self.k // 2
-
-
-def _int(name: str, value) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    return int(value)
-
-
-def _round4(v: int) -> int:
-    return (v + 3) // 4 * 4
-
-
-def shared_bytes(variant: str, tile: int, k: int, stages: int | None = None) -> int:
-    """Static shared memory of one block of ``variant`` (the sizes in its listing)."""
-    halo = k // 2
-    span = _round4(halo) + tile + _round4(k - 1 - halo)   # CONV_SPAN, 16-byte chunks
-    return {"naive": 0, "vec4": 0,
-            "tiled_sync": 4 * (tile + k - 1 + k), "async_halo": 4 * (tile + k - 1 + k),
-            "puzzle28": 4 * (tile + k),
-            "pipelined": 4 * (stages or 1) * span,
-            "bulk": 4 * (stages or 1) * span + 8 * (stages or 1) + 128,
-            }[variant]
-
-
-def max_tile(k: int = 1, variant: str = "async_halo", stages: int | None = None) -> int:
-    """Largest valid tile (a multiple of 32) for ``k`` taps in ``variant``."""
-    tile = 32
-    while shared_bytes(variant, tile + 32, k, stages) <= STATIC_SHARED_LIMIT and tile < 2**16:
-        tile += 32
-    return tile
-
-
-def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None = None,
-                  variant: str = "async_halo", stages: int | None = None,
-                  persistent: bool | None = None) -> LaunchConfig:
-    """Check sizes and return the launch geometry; raises ``ValueError``/``TypeError``.
-
-    Rules: ``n >= 1`` and small enough for 32-bit indices; ``1 <= k <= tile``; ``tile`` a
-    multiple of 32 whose shared memory fits the 48 KiB static limit (for tiled_sync and
-    async_halo ``4 * (tile + 2k - 1)`` bytes); ``threads`` a multiple of 32 from 32 to 1024
-    (default ``min(tile, 256)``; for vec4, ``tile // 4`` rounded down to a multiple of 32, at
-    least 32 and at most 256); ``stages`` from 1 to 8 and ``persistent`` (a bool, default
-    True), for pipelined and bulk only (default 4 stages, or as many as fit); vec4, pipelined and
-    bulk, which keep the taps and a window of x in registers, take ``k <= 64``.
-    """
-    check_variant(variant)
-    n, k, tile = _int("n", n), _int("kernel size", k), _int("tile", tile)
-    if threads is None:
-        threads = max(32, min(tile // 4 if variant == "vec4" else tile, 256) // 32 * 32)
-    threads = _int("threads", threads)
-    if variant in STAGED_VARIANTS:
-        if stages is None:   # as many as fit, up to DEFAULT_STAGES
-            stages = next((s for s in range(DEFAULT_STAGES, 0, -1) if shared_bytes(
-                variant, tile, k, s) <= STATIC_SHARED_LIMIT), 1)
-        stages = _int("stages", stages)
-        if not 1 <= stages <= MAX_STAGES:
-            raise ValueError(f"stages must be from 1 to {MAX_STAGES}, got {stages}")
-        if persistent is None:
-            persistent = True
-        if not isinstance(persistent, (bool, np.bool_)):
-            raise TypeError(f"persistent must be True or False, got {type(persistent).__name__}")
-        persistent = bool(persistent)
-    else:
-        for name, value in (("stages", stages), ("persistent", persistent)):
-            if value is not None:
-                raise ValueError(f"{name} applies to {' and '.join(STAGED_VARIANTS)} only, not {variant}")
-    if n < 1:
-        raise ValueError(f"the input must hold at least one element, got n={n}")
-    if tile < 32 or tile % 32:
-        raise ValueError(f"tile must be a positive multiple of 32 (a whole number of warps), got {tile}")
-    if k < 1:
-        raise ValueError("the kernel w must hold at least one tap")
-    if k > tile:
-        raise ValueError(f"kernel size {k} is longer than the tile {tile}: a tile's halo "
-                         "would reach past its neighbour tile")
-    if variant in WINDOW_VARIANTS and k > WINDOW_MAX_K:
-        raise ValueError(f"{variant} holds the taps and its window in registers: kernel size at most "
-                         f"{WINDOW_MAX_K}, got {k}")
-    smem = shared_bytes(variant, tile, k, stages)
-    if smem > STATIC_SHARED_LIMIT:
-        raise ValueError(f"{variant} with tile {tile}, kernel size {k}"
-                         f"{f', {stages} stages' if stages else ''} needs {smem} bytes of shared "
-                         f"memory, over the {STATIC_SHARED_LIMIT}-byte limit; the largest tile for "
-                         f"this kernel is {max_tile(k, variant, stages)}")
-    if threads < 32 or threads > MAX_THREADS or threads % 32:
-        raise ValueError(f"threads must be a multiple of 32 from 32 to {MAX_THREADS}, got {threads}")
-    if n > 2**31 - 1 - 2 * tile:
-        raise ValueError(f"n={n} is too large for the kernels' 32-bit indices")
-    return LaunchConfig(variant=variant, n=n, k=k, tile=tile, threads=threads,
-                        tiles=-(-n // tile), shared_bytes=smem, stages=stages, persistent=persistent)
-
-
-def _array_module(a):
-    if isinstance(a, np.ndarray):
-        return np
-    try:
-        import cupy
-    except ImportError:
-        cupy = None
-    if cupy is not None and isinstance(a, cupy.ndarray):
-        return cupy
-    raise TypeError(f"expected a NumPy or CuPy array, got {type(a).__name__}")
-
-
-def _check_vector(name: str, a):
-    xp = _array_module(a)
-    if a.dtype != np.float32:
-        raise TypeError(f"{name} must be float32, got {a.dtype}; the kernels compute in float32 "
-                        f"and do not cast for you: pass {name}.astype(np.float32)")
-    if a.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {a.shape}")
-    if a.size == 0:
-        raise ValueError(f"{name} is empty")
-    return xp
-
-
-def _gpu_target(variant: str, arch: int | None) -> str:
-    """'sm_XX' for this GPU's own machine code, or 'compute_XX' PTX for an older generation."""
-    from .compile import supported_archs
-    cc = compute_capability()
+def gpu_target(variant: str, arch: int | None = None) -> str:
+    """'sm_XX' for this GPU's own machine code, or 'compute_XX' PTX for an older generation
+    (``arch``); ``ValueError`` when the variant cannot run there."""
+    v = V.get(variant)
     if arch is not None:
-        arch = _int("arch", arch)
-    need = MIN_ARCH.get(variant, 0)
-    if (arch or cc) < need:
-        raise ValueError(f"{variant} needs sm_{need} or newer (the Hopper bulk copy engine); "
+        arch = integer("arch", arch, lo=OLDEST_ARCH,
+                       why=" (the book's oldest GPU is the T4, sm_75)")
+    cc = compute_capability()
+    targets = supported_archs()
+    if cc < min(targets):
+        raise RuntimeError(f"this GPU (sm_{cc}) is older than every target of NVRTC "
+                           f"{'.'.join(map(str, nvrtc_version()))} (oldest: sm_{min(targets)}); "
+                           "the kernels need a T4 (sm_75) or newer. The emulation runs anywhere: "
+                           "backend='emulate'.")
+    if (arch or cc) < v.min_arch:
+        raise ValueError(f"{variant} needs sm_{v.min_arch} or newer ({v.description}); "
                          f"{'this GPU is' if arch is None else 'asked for'} sm_{arch or cc}. "
                          "Its emulation runs anywhere: backend='emulate'.")
     if arch is None:
-        if cc in supported_archs():
+        if cc in targets:
             return f"sm_{cc}"
-        return f"compute_{max(a for a in supported_archs() if a <= cc)}"   # newer GPU than NVRTC
-    if arch not in supported_archs() or arch > cc:
+        return f"compute_{max(a for a in targets if a <= cc)}"   # a newer GPU than NVRTC knows
+    if arch not in targets or arch > cc:
         raise ValueError(f"arch={arch}: this GPU (sm_{cc}) with this NVRTC can run PTX for "
-                         f"{[a for a in supported_archs() if a <= cc]}")
+                         f"{[a for a in targets if OLDEST_ARCH <= a <= cc]}")
     return f"compute_{arch}"
 
 
+def explain_load_error(exc: Exception, target: str, driver: int, nvrtc: tuple) -> Exception:
+    """The error to raise when the driver refuses a compiled module. PTX newer than the driver
+    (``CUDA_ERROR_UNSUPPORTED_PTX_VERSION``: NVRTC newer than the driver, seen on Colab) gets a
+    message that says so and what to do; anything else is returned unchanged."""
+    if "UNSUPPORTED_PTX_VERSION" not in str(exc):
+        return exc
+    return RuntimeError(
+        f"the CUDA driver (CUDA {driver // 1000}.{driver % 1000 // 10}) cannot load PTX from "
+        f"NVRTC {nvrtc[0]}.{nvrtc[1]}, which is newer ({target}). Machine code does not have "
+        "this problem: leave arch unset so that the kernels are built for this GPU's own sm_XX, "
+        "or install an NVRTC no newer than the driver (pip install "
+        f"'nvidia-cuda-nvrtc-cu12=={driver // 1000}.{driver % 1000 // 10}.*'), or update the "
+        "driver.")
+
+
 @functools.lru_cache(maxsize=256)
-def _kernel(src: str, name: str, tile: int, k: int, threads: int, stages, target: str, device: int,
-            trace: bool = False):
+def _kernel(src: str, name: str, build: Build, device: int):
     import cupy
-    module = cupy.RawModule(path=str(compiled_file(src, name, tile, k, threads, target, stages, trace)))
-    return module.get_function(name)
+    try:
+        module = cupy.RawModule(path=str(compiled_file(src, name, build)))
+        return module.get_function(name)
+    except cupy.cuda.driver.CUDADriverError as exc:
+        err = explain_load_error(exc, build.target, cupy.cuda.runtime.driverGetVersion(),
+                                 nvrtc_version())
+        if err is exc:
+            raise
+        raise err from exc
 
 
 def _grid(kern, cfg: LaunchConfig) -> int:
-    """One block per tile; for persistent pipelined and bulk, as many blocks as fit on the GPU at
+    """One block per tile; for persistent staged variants, as many blocks as fit on the GPU at
     once (by threads, registers and shared memory per multiprocessor), each walking over tiles."""
     if not cfg.persistent:
         return cfg.tiles
@@ -205,69 +94,86 @@ def _grid(kern, cfg: LaunchConfig) -> int:
     return max(1, min(cfg.tiles, per_sm * props["multiProcessorCount"]))
 
 
+@dataclass(frozen=True)
+class Launch:
+    """A compiled, configured kernel: calling it enqueues one launch on the current stream and
+    does nothing else (what the benchmark times)."""
+
+    config: LaunchConfig
+    grid: int
+    build: Build
+    kernel: object
+    args: tuple
+
+    def __call__(self) -> None:
+        self.kernel((self.grid,), (self.config.threads,), self.args)
+
+
 def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | None = None,
             stages: int | None = None, persistent: bool | None = None, arch: int | None = None,
-            src: str | None = None, trace=None):
-    """Compile (cached) and return ``launch()``, which enqueues one kernel on the current stream.
+            src: str | None = None, trace=None, jitter: bool = False) -> Launch:
+    """Compile (cached) and return a :class:`Launch` of ``variant`` on ``x``, ``w`` into ``y``.
 
-    ``x``, ``w``, ``y`` must be contiguous float32 CuPy arrays, ``len(y) == len(x)``. For
-    timing: the returned function does nothing but launch. ``src`` replaces the variant's
-    listing (the exercise's learner code); its kernel must keep the variant's name. ``trace``, a
-    CuPy uint64 array of ``tiles * TRACE_WORDS`` words, selects the build with trace points
-    (notebook 02).
+    ``x``, ``w``, ``y``: contiguous float32 CuPy arrays, ``len(y) == len(x)``, ``y`` sharing no
+    memory with ``x`` or ``w``. ``src`` replaces the variant's listing (an exercise's learner
+    code); its kernel must keep the variant's name. ``trace``, a CuPy uint64 array of at least
+    ``tiles * TRACE_WORDS`` words, selects the build with trace points (notebook 02);
+    ``jitter=True`` the stress build, whose warps wait varying times at phase boundaries.
     """
     import cupy
-    check_variant(variant)
+    v = V.get(variant)
     for name, a in (("x", x), ("w", w), ("y", y)):
         if not isinstance(a, cupy.ndarray):
             raise TypeError(f"{name} must be a CuPy array here, got {type(a).__name__}")
-        _check_vector(name, a)
+        vector(name, a)
         if not a.flags.c_contiguous:
             raise ValueError(f"{name} must be contiguous")
-    if y.size != x.size:
-        raise ValueError(f"y holds {y.size} elements, x {x.size}")
+    same_length("y", y, x.size)
+    disjoint("y", y, {"x": x, "w": w})
     cfg = launch_config(x.size, w.size, tile, threads, variant, stages, persistent)
-    if variant in ALIGNED_VARIANTS and (x.data.ptr % 16 or y.data.ptr % 16):
+    if v.aligned16 and (x.data.ptr % 16 or y.data.ptr % 16):
         raise ValueError(f"{variant} moves 16-byte chunks: x and y must start on a 16-byte boundary")
     if trace is not None:
-        if variant not in TRACED_VARIANTS:
-            raise ValueError(f"only {', '.join(TRACED_VARIANTS)} have trace points")
+        if not v.traced:
+            raise ValueError(f"only {', '.join(V.names(traced=True))} have trace points")
         words = TRACE_WORDS * cfg.tiles
         if not isinstance(trace, cupy.ndarray) or trace.dtype != np.uint64 or trace.size < words:
             raise ValueError(f"trace must be a CuPy uint64 array of at least {words} words")
-    kern = _kernel(source(variant) if src is None else src, kernel_name(variant), cfg.tile,
-                   cfg.k, cfg.threads, cfg.stages, _gpu_target(variant, arch), cupy.cuda.Device().id,
-                   trace is not None)
-    grid = _grid(kern, cfg)
+        disjoint("trace", trace, {"x": x, "w": w, "y": y})
+    if src is not None and not isinstance(src, str):
+        raise TypeError(f"src must be CUDA source text (a str), got {type(src).__name__}")
+    jitter = flag("jitter", jitter)
+    build = Build(cfg.tile, cfg.k, cfg.threads, gpu_target(variant, arch), cfg.stages,
+                  trace is not None, jitter)
+    kern = _kernel(source(variant) if src is None else src, kernel_name(variant), build,
+                   cupy.cuda.Device().id)
     args = (x, w, y, np.int32(cfg.n)) + (() if trace is None else (trace,))
-
-    def launch():
-        kern((grid,), (cfg.threads,), args)
-    launch.config = cfg
-    launch.grid = grid
-    return launch
+    return Launch(cfg, _grid(kern, cfg), build, kern, args)
 
 
 def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
            threads: int | None = None, stages: int | None = None, persistent: bool | None = None,
            backend: str = "auto", arch: int | None = None):
-    """``y[i] = sum_k x[i + k - K//2] * w[k]`` with ``x`` zero outside ``[0, n)``.
+    """``y[i] = sum_k x[i + k - K//2] * w[k]`` with ``x`` zero outside ``[0, n)``: a
+    cross-correlation of ``x`` with the ``K`` taps ``w``.
 
-    Runs ``variant`` (one of ``kernels.VARIANTS``) on the GPU through CuPy, or, without a GPU
-    (or with ``backend="emulate"``), the NumPy emulation of the same block algorithm.
+    Runs ``variant`` on the GPU through CuPy, or, without a GPU (or with
+    ``backend="emulate"``), the NumPy emulation of the same block algorithm.
 
     Parameters
     ----------
     x, w : 1-D float32 NumPy or CuPy arrays, not empty. Other dtypes are refused
-        (``TypeError``), never cast silently. Non-contiguous arrays are copied.
-    variant : ``"naive"``, ``"tiled_sync"``, ``"puzzle28"`` (the published, wrong algorithm),
-        ``"async_halo"``, ``"vec4"`` (float4 loads into registers), ``"pipelined"``
+        (``TypeError``), never cast silently; so are masked arrays. Non-contiguous arrays are
+        copied.
+    variant : one of ``kernels.VARIANTS`` (``kernels.variants.REGISTRY`` describes each):
+        ``"naive"``, ``"tiled_sync"``, ``"puzzle28"`` (the published, wrong algorithm),
+        ``"async_halo"``, ``"vec4"`` (16-byte loads into registers), ``"pipelined"``
         (multi-stage 16-byte cp.async) or ``"bulk"`` (sm_90 bulk copy; on an older GPU a
         ``ValueError``); anything else is a ``ValueError``. The last three keep the taps in
         registers: ``len(w) <= 64``.
-    tile : outputs per block (per tile for pipelined and bulk): a multiple of 32 with
-        ``len(w) <= tile`` and the variant's shared memory within 48 KiB (``ValueError``); for
-        async_halo that is ``4 * (tile + 2 * len(w) - 1)`` bytes.
+    tile : outputs per block (per tile for the staged variants): a multiple of 32 from 32 to
+        65536 with ``len(w) <= tile`` and the variant's shared memory within 48 KiB
+        (``ValueError``); for async_halo that is ``4 * (tile + 2 * len(w) - 1)`` bytes.
     threads : threads per block, a multiple of 32 from 32 to 1024; default ``min(tile, 256)``
         (vec4: ``tile // 4`` rounded down to a multiple of 32, from 32 to 256).
     stages : tile buffers per block for pipelined and bulk, 1 to 8 (default 4, or as many as
@@ -278,7 +184,7 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
     backend : ``"auto"`` (the GPU if there is one), ``"gpu"`` (``RuntimeError`` without one)
         or ``"emulate"``.
     arch : run PTX compiled for this older compute capability (e.g. ``75`` for a T4's code
-        path) instead of this GPU's own machine code. GPU only.
+        path, at least 75) instead of this GPU's own machine code. GPU only.
 
     Returns
     -------
@@ -287,20 +193,20 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
 
     All checks happen before anything is compiled or launched.
     """
-    check_variant(variant)
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
-    xp = _check_vector("x", x)
-    _check_vector("w", w)
+    V.get(variant)
+    choice("backend", backend, BACKENDS)
+    xp = vector("x", x)
+    vector("w", w)
     cfg = launch_config(x.size, w.size, tile, threads, variant, stages, persistent)
+    if arch is not None:
+        integer("arch", arch, lo=OLDEST_ARCH, why=" (the book's oldest GPU is the T4, sm_75)")
     on_gpu = backend == "gpu" or (backend == "auto" and gpu_available())
     if backend == "gpu" and not gpu_available():
         raise RuntimeError(f"backend='gpu' but no GPU is usable here: {_probe()[1]}")
     if not on_gpu:
         if arch is not None:
             raise ValueError("arch selects GPU code; the emulation has none")
-        y = emulation.run(variant, _to_numpy(x), _to_numpy(w), tile=cfg.tile)
-        return xp.asarray(y)
+        return xp.asarray(emulation.run(variant, _to_numpy(x), _to_numpy(w), tile=cfg.tile))
     import cupy
     xd = cupy.ascontiguousarray(cupy.asarray(x))
     if xd.data.ptr % 16:
@@ -316,4 +222,5 @@ def _to_numpy(a) -> np.ndarray:
     return np.ascontiguousarray(a if isinstance(a, np.ndarray) else a.get())
 
 
-__all__ = ["VARIANTS", "LaunchConfig", "launch_config", "max_tile", "conv1d", "prepare"]
+__all__ = ["BACKENDS", "Launch", "LaunchConfig", "launch_config", "max_tile", "conv1d", "prepare",
+           "gpu_target", "shared_bytes"]

@@ -6,7 +6,8 @@ import difflib
 import re
 from collections import Counter
 
-from .compile import STAGED_VARIANTS, compile_source, kernel_name, source
+from . import variants as V
+from .compile import Build, compile_source, kernel_name, source
 
 
 def show(variant: str):
@@ -28,9 +29,9 @@ def diff(old: str, new: str, context: int = 3):
 
 def copy_instructions(variant: str, arch: int, tile: int = 256, k: int = 5, threads: int = 256) -> dict:
     """How many of each copy-related PTX instruction the compiler emits for ``compute_{arch}``."""
-    stages = 4 if variant in STAGED_VARIANTS else None
-    ptx = compile_source(source(variant), kernel_name(variant), tile, k, threads,
-                         f"compute_{arch}", stages).decode()
+    stages = 4 if V.get(variant).staged else None
+    ptx = compile_source(source(variant), kernel_name(variant),
+                         Build(tile, k, threads, f"compute_{arch}", stages)).decode()
     ops = re.findall(r"^\s*((?:cp\.async|mbarrier|bar\.sync|ld\.global|ld\.shared|st\.shared)[\w.:]*)",
                      ptx, re.M)
     return dict(sorted(Counter(op.split(".L2")[0] for op in ops).items()))

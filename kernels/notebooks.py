@@ -9,11 +9,21 @@ published book shows these outputs, so on a machine without a GPU it refuses to 
 unless given ``--allow-cpu``, and then marks the notebook a draft
 (``metadata.async_copy_book.draft``): a draft must stay out of ``_toc.yml`` until a GPU run
 replaces its outputs and clears the mark (tests/test_book.py holds both rules).
+
+``setup`` writes each notebook's first code cell from ``_config.yml`` (``repository: url:`` and
+``branch:``). On Colab the cell runs ``git clone --depth 1 --branch BRANCH URL /content/NAME``
+(once), changes into its ``notebooks/`` and puts the clone on the import path; elsewhere it only
+puts the repository root (``..``) on the import path. If the clone fails, the cell prints what
+failed, git's error and what to set, then stops the notebook (``SystemExit``, which Jupyter and
+Colab show without a traceback) rather than raising ``CalledProcessError``. To exercise the
+clone outside Colab (tests/test_setup_cell.py), set ``ASYNC_BOOK_FORCE_CLONE=1`` and
+``ASYNC_BOOK_CLONE_DIR`` to the target directory.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -23,25 +33,48 @@ NOTEBOOK_DIR = ROOT / "notebooks"
 SETUP_MARKER = "# Setup (Colab)"
 
 
-def repository_url() -> str:
-    """The repository URL, set once in _config.yml (repository: url:)."""
+def _repository(key: str) -> str:
+    """A value of _config.yml's repository: block (a plain regex: no YAML needed here)."""
     text = (ROOT / "_config.yml").read_text()
-    match = re.search(r"^repository:\s*\n(?:\s+.*\n)*?\s+url:\s*(\S+)", text, re.M)
+    match = re.search(rf"^repository:[ \t]*\n(?:[ \t]*(?:#.*)?\n|[ \t]+.*\n)*?[ \t]+{key}:[ \t]*(\S+)",
+                      text, re.M)
     if not match:
-        raise RuntimeError("_config.yml has no repository: url:")
+        raise RuntimeError(f"_config.yml has no repository: {key}:")
     return match.group(1).strip("\"'")
 
 
-def setup_cell_source() -> str:
-    url = repository_url()
-    name = url.rstrip("/").rsplit("/", 1)[-1]
-    return f'''{SETUP_MARKER}: on Colab, fetch the book's repository so that `kernels` imports;
+def repository_url() -> str:
+    """The repository URL, set once in _config.yml (repository: url:)."""
+    return _repository("url")
+
+
+def repository_branch() -> str:
+    """The branch the Colab setup cell clones, set in _config.yml (repository: branch:)."""
+    return _repository("branch")
+
+
+def setup_cell_source(url: str | None = None, branch: str | None = None) -> str:
+    """The notebooks' first code cell; url and branch default to _config.yml's (tests pass others)."""
+    url = url or repository_url()
+    branch = branch or repository_branch()
+    clone_dir = "/content/" + url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    q = json.dumps   # a Python string literal in double quotes
+    return f'''{SETUP_MARKER}: on Colab, clone the book's repository so that `kernels` imports;
 # elsewhere, only put the repository root on the import path. Written by `python -m kernels.notebooks setup`.
 import os, subprocess, sys
-if "google.colab" in sys.modules and not os.path.isdir("/content/{name}"):
-    subprocess.run(["git", "clone", "--depth", "1", "{url}", "/content/{name}"], check=True)
-if "google.colab" in sys.modules:
-    os.chdir("/content/{name}/notebooks")
+if "google.colab" in sys.modules or os.environ.get("ASYNC_BOOK_FORCE_CLONE"):
+    url, branch = {q(url)}, {q(branch)}
+    repo = os.environ.get("ASYNC_BOOK_CLONE_DIR", {q(clone_dir)})
+    if not os.path.isdir(repo):
+        git = subprocess.run(["git", "clone", "--depth", "1", "--branch", branch, url, repo], text=True,
+                             capture_output=True, env={{**os.environ, "GIT_TERMINAL_PROMPT": "0"}})
+        if git.returncode:
+            fatal = [line for line in git.stderr.splitlines() if line.startswith("fatal:")]
+            print(f"Could not clone {{url}} (branch {{branch}}):\\n  {{fatal[0] if fatal else git.stderr.strip()}}\\n"
+                  "Set the book's repository in _config.yml (repository: url: and branch:), "
+                  "then run `python -m kernels.notebooks setup` to rewrite this cell.")
+            raise SystemExit("Stopped: the book's repository could not be cloned (see above).")
+    os.chdir(os.path.join(repo, "notebooks"))
 sys.path.insert(0, os.path.abspath(".."))'''
 
 

@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
 from .halo import halo_cells
-from .launch import launch_config
+from .geometry import launch_config
 from .reference import error_bound, reference
 
 TILE_COLOURS = ["#8ecae6", "#ffb703", "#90be6d", "#f28482", "#b8b8ff", "#f6bd60"]

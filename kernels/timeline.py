@@ -11,8 +11,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .compile import KERNEL_DIR, compiled_file
-from .launch import TRACE_WORDS, launch_config, prepare
+from . import layout, variants as V
+from .compile import KERNEL_DIR, Build, compiled_file
+from .geometry import launch_config
+from .launch import prepare
+from .reference import random_inputs
+
+TRACE_WORDS = layout.TRACE_WORDS
 
 PHASES = ("tile load", "weight load", "wait", "barrier", "compute")
 SEED_CYCLES = {"tile load": 500, "weight load": 100, "compute": 50}   # the puzzle's illustration
@@ -158,7 +163,7 @@ def timer_resolution(reads: int = 4096) -> dict:
     import cupy
     from .device import compute_capability
     src = (KERNEL_DIR / "globaltimer_probe.cu").read_text()
-    path = compiled_file(src, "globaltimer_probe", 32, 1, 32, f"sm_{compute_capability()}")
+    path = compiled_file(src, "globaltimer_probe", Build(32, 1, 32, f"sm_{compute_capability()}"))
     probe = cupy.RawModule(path=str(path)).get_function("globaltimer_probe")
     out = cupy.zeros(reads, dtype=cupy.uint64)
     probe((1,), (32,), (out, np.int32(reads)))
@@ -187,7 +192,7 @@ def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> d
 
 # --- a whole measurement, live or recorded ----------------------------------------------------
 
-TIMELINE_VARIANTS = ("tiled_sync", "puzzle28", "async_halo")
+TIMELINE_VARIANTS = V.names(traced=True)
 LARGE_N = 2**24
 KEEP_SMS, KEEP_US = 8, 40.0    # what a recording keeps of the large-N traces
 

@@ -93,7 +93,12 @@ def test_halo_drawing_at_the_controls_extremes(n, tile, k):
 # --- the built book in a browser ---------------------------------------------------------
 
 def _chromium():
-    return shutil.which("chromium") or shutil.which("chromium-browser")
+    """$BOOK_CHROMIUM (an executable's name or path) when set, else Chromium, else Google Chrome
+    (which GitHub's ubuntu-24.04 runners have)."""
+    if os.environ.get("BOOK_CHROMIUM"):
+        return shutil.which(os.environ["BOOK_CHROMIUM"])
+    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+    return next(filter(None, map(shutil.which, names)), None)
 
 
 def _need(condition, why):
@@ -114,7 +119,9 @@ def site():
 
 @pytest.fixture(scope="module")
 def browser():
-    _need(_chromium(), "Debian's chromium is not installed (make test installs it as root)")
+    _need(_chromium(), f"BOOK_CHROMIUM={os.environ['BOOK_CHROMIUM']!r} is not an executable"
+          if os.environ.get("BOOK_CHROMIUM") else "no browser: install chromium or google-chrome, "
+          "or set BOOK_CHROMIUM (make test installs Debian's chromium as root)")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=_chromium(), args=[

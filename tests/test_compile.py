@@ -6,19 +6,20 @@ import re
 import pytest
 
 import kernels
-from kernels.compile import STAGED_VARIANTS, CompileError, compile_source, supported_archs
+from kernels import variants as V
+from kernels.compile import Build, CompileError, compile_source, supported_archs
 
 CONFIGS = [(256, 5, 256), (32, 1, 32), (96, 4, 64), (1024, 31, 1024)]   # (tile, k, threads)
 ARCHS = [75, 80, 90]
 
 
 def stages(variant):
-    return 4 if variant in STAGED_VARIANTS else None
+    return 4 if V.get(variant).staged else None
 
 
 def ptx(variant, arch, tile=256, k=5, threads=256):
     return compile_source(kernels.source(variant), kernels.kernel_name(variant),
-                          tile, k, threads, f"compute_{arch}", stages(variant)).decode()
+                          Build(tile, k, threads, f"compute_{arch}", stages(variant))).decode()
 
 
 def test_nvrtc_targets_the_book_gpus():
@@ -37,7 +38,7 @@ def test_compiles_to_ptx(variant, arch, tile, k, threads):
 @pytest.mark.parametrize("variant", kernels.VARIANTS)
 def test_compiles_to_machine_code(variant, arch):
     cubin = compile_source(kernels.source(variant), kernels.kernel_name(variant),
-                           256, 5, 256, f"sm_{arch}", stages(variant))
+                           Build(256, 5, 256, f"sm_{arch}", stages(variant)))
     assert cubin[:4] == b"\x7fELF"
 
 
@@ -46,7 +47,7 @@ def test_cp_async_only_where_the_hardware_has_it(variant):
     texts = {arch: ptx(variant, arch) for arch in ARCHS}
     uses = {arch: bool(re.search(r"cp\.async\.c[ag]\.shared\.global", t)) for arch, t in texts.items()}
     bulk = {arch: "cp.async.bulk.shared" in t for arch, t in texts.items()}
-    if variant in kernels.ASYNC_VARIANTS:
+    if V.get(variant).copy == "cp.async":
         assert uses == {75: False, 80: True, 90: True}   # sm_75: libcu++ copies synchronously
         assert re.search(r"cp\.async\.wait_(group|all)", texts[90])
     else:
@@ -68,12 +69,12 @@ def test_async_halo_copies_tile_and_halo_puzzle28_only_the_tile():
 
 def test_missing_constants_are_a_compile_error():
     with pytest.raises(CompileError, match="CONV_TILE"):
-        compile_source('#undef CONV_TILE\n#include "conv1d_common.cuh"\n', "x", 256, 5, 256,
-                       "compute_90")
+        compile_source('#undef CONV_TILE\n#include "conv1d_common.cuh"\n', "x",
+                       Build(256, 5, 256, "compute_90"))
 
 
 def test_broken_source_reports_the_compiler_log():
     broken = kernels.source("async_halo").replace("pipe.consumer_wait();", "pipe.consumer_wait(;")
     with pytest.raises(CompileError) as info:
-        compile_source(broken, "conv1d_async_halo", 256, 5, 256, "compute_80")
+        compile_source(broken, "conv1d_async_halo", Build(256, 5, 256, "compute_80"))
     assert "error" in info.value.log

@@ -47,9 +47,9 @@ def test_edge_shapes(variant, n, tile, k):
 
 def test_puzzle28_error_map_at_seed_config():
     """The published algorithm is wrong at exactly 4 outputs per tile: i mod 256 in {0,1,254,255}."""
-    s = kernels.SEED
-    x, w = random_inputs(s["n"], s["k"])
-    y = kernels.conv1d(x, w, "puzzle28", tile=s["tile"], backend="emulate")
+    p = kernels.PUZZLE28
+    x, w = random_inputs(p.n, p.k)
+    y = kernels.conv1d(x, w, "puzzle28", tile=p.tile, backend="emulate")
     bad = kernels.wrong_outputs(y, x, w)
     assert bad.size == 256
     assert set(bad % 256) == {0, 1, 254, 255}
@@ -75,8 +75,8 @@ def test_check_catches_a_kernel_without_halo(monkeypatch):
     the correctness check must reject it, at the tile boundaries and nowhere else."""
     original = emulation._load_tile_with_halo
 
-    def no_halo(x, k, tile):
-        x_s = original(x, k, tile)
+    def no_halo(x, k, tile, blocks=None):
+        x_s = original(x, k, tile, blocks)
         x_s[:, :k // 2] = 0
         x_s[:, k // 2 + tile:] = 0
         return x_s

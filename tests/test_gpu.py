@@ -50,10 +50,10 @@ def check_against_emulation(variant, y, x, w, tile, where):
 def test_seed_config(variant, arch):
     if not runs(variant, 5, arch):
         pytest.skip("bulk needs sm_90: no compute_75 build")
-    s = kernels.SEED
-    x, w = random_inputs(s["n"], s["k"])
-    y = kernels.conv1d(x, w, variant, tile=s["tile"], threads=s["threads"], arch=arch)
-    check_against_emulation(variant, y, x, w, s["tile"], f"{variant} seed")
+    p = kernels.PUZZLE28
+    x, w = random_inputs(p.n, p.k)
+    y = kernels.conv1d(x, w, variant, arch=arch, **p.launch)
+    check_against_emulation(variant, y, x, w, p.tile, f"{variant} puzzle 28")
     bad = kernels.wrong_outputs(y, x, w)
     if variant == "puzzle28":
         assert bad.size == 256 and set(bad % 256) == {0, 1, 254, 255}
@@ -62,7 +62,7 @@ def test_seed_config(variant, arch):
 
 
 def target(variant, arch):
-    return kernels.launch._gpu_target(variant, arch)
+    return kernels.launch.gpu_target(variant, arch)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -74,7 +74,7 @@ def compiled():
             for v in kernels.VARIANTS:
                 if runs(v, k, arch):
                     cfg = kernels.launch_config(10**6, k, tile, threads, v)
-                    specs.append((v, tile, k, threads, target(v, arch), cfg.stages, False))
+                    specs.append((v, kernels.Build(tile, k, threads, target(v, arch), cfg.stages)))
     kernels.compile.warm_cache(specs)
 
 
@@ -147,7 +147,7 @@ def test_a_kernel_without_halo_is_caught():
 
 @pytest.mark.parametrize("persistent", [True, False], ids=["persistent", "one_tile_per_block"])
 @pytest.mark.parametrize("stages", [1, 2, 3, 4, 8])
-@pytest.mark.parametrize("variant", kernels.compile.STAGED_VARIANTS)
+@pytest.mark.parametrize("variant", kernels.variants.names(staged=True))
 def test_every_stage_count(variant, stages, persistent):
     """Persistent blocks walk several tiles each: more tiles than blocks, odd sizes."""
     for n in (1, 1000, 4 * 1024 * 132 * 8 + 17):
@@ -166,7 +166,7 @@ def test_misaligned_input_is_copied_or_refused():
     import cupy
     x, w = random_inputs(10_001, 5)
     xd = cupy.asarray(x)
-    for variant in ("vec4", "pipelined", "bulk"):
+    for variant in kernels.variants.names(window=True):
         kernels.assert_correct(kernels.conv1d(xd[1:], cupy.asarray(w), variant), x[1:], w)
         y = cupy.full(10_000, cupy.nan, cupy.float32)
         with pytest.raises(ValueError, match="16-byte"):

@@ -1,0 +1,130 @@
+"""The argument checks every public function shares.
+
+Each raises ``TypeError`` (wrong kind of value) or ``ValueError`` (right kind, wrong value) with
+a message that names the argument and the rule, before anything is compiled, launched or handed
+to NumPy. Nothing is ever cast silently.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import numbers
+
+import numpy as np
+
+
+def integer(name: str, value, lo: int | None = None, hi: int | None = None, why: str = "") -> int:
+    """A Python or NumPy integer (not a bool, not a float) within ``[lo, hi]``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    value = int(value)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        bounds = (f"from {lo} to {hi}" if lo is not None and hi is not None
+                  else f"at least {lo}" if lo is not None else f"at most {hi}")
+        raise ValueError(f"{name} must be {bounds}{why}, got {value}")
+    return value
+
+
+def number(name: str, value, lo: float | None = None, hi: float | None = None,
+           lo_open: bool = False) -> float:
+    """A finite real number (int or float, not a bool) within ``[lo, hi]`` (``(lo, hi]`` when
+    ``lo_open``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    if lo is not None and (value <= lo if lo_open else value < lo):
+        raise ValueError(f"{name} must be {'greater than' if lo_open else 'at least'} {lo:g}, "
+                         f"got {value:g}")
+    if hi is not None and value > hi:
+        raise ValueError(f"{name} must be at most {hi:g}, got {value:g}")
+    return value
+
+
+def flag(name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def choice(name: str, value, options) -> str:
+    """One of ``options`` (strings); otherwise a ``ValueError`` that lists them and suggests the
+    nearest ("did you mean")."""
+    options = tuple(options)
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, one of {', '.join(options)}; "
+                        f"got {type(value).__name__} {value!r}")
+    if value not in options:
+        near = difflib.get_close_matches(value, options, n=1, cutoff=0.5) or \
+            [o for o in options if value.lower() in o.lower()][:1]
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise ValueError(f"unknown {name} {value!r}: choose one of {', '.join(options)}{hint}")
+    return value
+
+
+def array_module(name: str, a):
+    """``numpy`` or ``cupy``, whichever ``a`` belongs to. NumPy subclasses are refused where they
+    would change the meaning (a masked array's hidden values, a matrix's 2-D shape)."""
+    if isinstance(a, np.ma.MaskedArray):
+        raise TypeError(f"{name} is a masked array: its masked values would be used as they are; "
+                        f"pass {name}.filled(0) (or the value you mean) as a plain array")
+    if isinstance(a, np.matrix):
+        raise TypeError(f"{name} is a numpy.matrix (always 2-D); pass np.asarray({name}).ravel()")
+    if isinstance(a, np.ndarray):
+        return np
+    try:
+        import cupy
+    except Exception:
+        cupy = None
+    if cupy is not None and isinstance(a, cupy.ndarray):
+        return cupy
+    raise TypeError(f"{name} must be a NumPy or CuPy array, got {type(a).__name__}")
+
+
+def vector(name: str, a, dtype=np.float32):
+    """A non-empty 1-D array of ``dtype`` (float32: the kernels compute in float32 and never cast
+    for you). Returns its array module."""
+    xp = array_module(name, a)
+    if a.dtype != dtype:
+        kind = "complex numbers are not supported; " if np.issubdtype(a.dtype, np.complexfloating) else ""
+        raise TypeError(f"{name} must be {np.dtype(dtype).name}, got {a.dtype}; {kind}the kernels "
+                        f"compute in float32 and do not cast for you: pass "
+                        f"{name}.astype(np.float32)")
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {a.shape}")
+    if a.size == 0:
+        raise ValueError(f"{name} is empty")
+    return xp
+
+
+def same_length(name: str, a, n: int) -> None:
+    if a.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},) like x, got {a.shape}")
+
+
+def _extent(a) -> tuple[int, int]:
+    """The byte range [lo, hi) a (possibly strided) array can touch."""
+    if hasattr(a, "data") and hasattr(a.data, "ptr"):   # CuPy
+        start = a.data.ptr
+    else:
+        start = a.__array_interface__["data"][0]
+    if a.size == 0:
+        return start, start
+    lo = start + sum(min(0, s * (d - 1)) for s, d in zip(a.strides, a.shape))
+    hi = start + sum(max(0, s * (d - 1)) for s, d in zip(a.strides, a.shape)) + a.itemsize
+    return lo, hi
+
+
+def disjoint(name: str, a, others: dict) -> None:
+    """``a`` (an output) shares no memory with any of ``others`` (the inputs): a kernel reading
+    what another thread already overwrote computes garbage."""
+    lo, hi = _extent(a)
+    for other_name, b in others.items():
+        if hasattr(a.data, "ptr") != hasattr(b.data, "ptr"):   # host and device memory
+            continue
+        b_lo, b_hi = _extent(b)
+        if lo < b_hi and b_lo < hi:
+            raise ValueError(f"{name} overlaps {other_name}: the output must be a separate array "
+                             f"(the kernels read {other_name} while writing {name})")

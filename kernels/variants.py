@@ -1,0 +1,130 @@
+"""The variant registry: one record per kernel listing, and everything the package knows of it.
+
+Every list of variants in the package, the notebooks and the tests is derived from
+:data:`REGISTRY`. Adding a variant is three steps (README, "Adding a variant"):
+
+1. its listing ``kernels/NAME.cu`` with ``extern "C" __global__ void conv1d_NAME(x, w, y, n)``;
+2. its emulation, a function ``NAME(x, w, tile, blocks)`` in ``kernels/emulation.py``;
+3. one :class:`Variant` entry below.
+
+``tests/test_registry.py`` names whatever is missing, and checks each record against its
+listing (shared memory against the compiled PTX, copy instructions, trace points).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from . import emulation, layout
+
+KERNEL_DIR = Path(__file__).resolve().parent
+COPIES = ("plain", "cp.async", "bulk")
+WINDOW_MAX_K = 64   # the register-window variants hold about 2 K + 8 floats per thread
+DEFAULT_THREADS_MAX = 256
+
+
+def threads_per_output(tile: int) -> int:
+    """One thread per output, at most 256 (a block walks the rest of its tile)."""
+    return max(32, min(tile, DEFAULT_THREADS_MAX) // 32 * 32)
+
+
+def threads_per_4_outputs(tile: int) -> int:
+    """One thread per 4 outputs (vec4: a whole tile in one pass), at most 256."""
+    return max(32, min(tile // 4, DEFAULT_THREADS_MAX) // 32 * 32)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What one listing is, needs and takes."""
+
+    name: str
+    description: str            # the one line the book prints
+    copy: str                   # how x reaches the SM: "plain" loads, "cp.async" or "bulk"
+    shared: Callable[[int, int, int], int]   # static shared bytes of a block (tile, k, stages)
+    emulate: Callable           # its NumPy emulation, emulation.NAME
+    min_arch: int = 75          # oldest compute capability that runs it (the book's oldest: T4)
+    staged: bool = False        # a ring of CONV_STAGES buffers; persistent or one block per tile
+    window: bool = False        # 4 outputs per thread from a register window: k <= WINDOW_MAX_K
+    traced: bool = False        # has TRACE() points (-DCONV_TRACE builds, notebook 02)
+    aligned16: bool = False     # 16-byte loads and stores: x and y start on a 16-byte boundary
+    correct: bool = True        # False for puzzle28, the published algorithm
+    default_threads: Callable[[int], int] = threads_per_output
+
+    @property
+    def listing(self) -> Path:
+        return KERNEL_DIR / f"{self.name}.cu"
+
+    @property
+    def kernel(self) -> str:
+        """The ``extern "C"`` name of its CUDA kernel."""
+        return f"conv1d_{self.name}"
+
+    @property
+    def max_k(self) -> int | None:
+        """The most taps it takes (None: only the tile and shared memory bound them)."""
+        return WINDOW_MAX_K if self.window else None
+
+    @property
+    def asynchronous(self) -> bool:
+        return self.copy != "plain"
+
+    def takes_k(self, k: int) -> bool:
+        return self.max_k is None or k <= self.max_k
+
+
+def _tile_halos_taps(tile: int, k: int, stages: int) -> int:
+    return 4 * (layout.buf(tile, k) + k)          # x_s[CONV_BUF] + w_s[CONV_K]
+
+
+def _span_stages(tile: int, k: int, stages: int) -> int:
+    return 4 * stages * layout.span(tile, k)       # x_s[CONV_STAGES][CONV_SPAN]
+
+
+def _span_stages_barriers(tile: int, k: int, stages: int) -> int:
+    # x_s, 128-byte aligned, then one 8-byte mbarrier per stage (placed after it by NVRTC)
+    return -(-_span_stages(tile, k, stages) // 8) * 8 + 8 * stages
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant("naive", "every tap a global load, no shared memory", "plain",
+            shared=lambda tile, k, stages: 0, emulate=emulation.naive),
+    Variant("tiled_sync", "tile and halos staged in shared memory by plain loads, then a barrier",
+            "plain", shared=_tile_halos_taps, emulate=emulation.tiled_sync, traced=True),
+    Variant("puzzle28", "Puzzle 28 as published: an async copy of the tile without its halo "
+            "(wrong at every tile's edges)", "cp.async",
+            shared=lambda tile, k, stages: 4 * (tile + k), emulate=emulation.puzzle28,
+            traced=True, correct=False),
+    Variant("async_halo", "Puzzle 28 done right: an async copy of tile and halos while the taps "
+            "load", "cp.async", shared=_tile_halos_taps, emulate=emulation.async_halo, traced=True),
+    Variant("vec4", "control: 16-byte plain loads into registers, no shared memory", "plain",
+            shared=lambda tile, k, stages: 0, emulate=emulation.vec4, window=True, aligned16=True,
+            default_threads=threads_per_4_outputs),
+    Variant("pipelined", "16-byte cp.async into a ring of stages, persistent blocks or one per "
+            "tile", "cp.async", shared=_span_stages, emulate=emulation.pipelined, staged=True,
+            window=True, aligned16=True),
+    Variant("bulk", "the Hopper bulk copy engine (cp.async.bulk) and an mbarrier per stage",
+            "bulk", shared=_span_stages_barriers, emulate=emulation.bulk, min_arch=90,
+            staged=True, window=True, aligned16=True),
+)
+REGISTRY: dict[str, Variant] = {v.name: v for v in VARIANTS}
+NAMES: tuple[str, ...] = tuple(REGISTRY)
+
+
+def get(name) -> Variant:
+    """The record of ``name``; ``ValueError`` (with "did you mean") for anything else."""
+    from .validate import choice
+    return REGISTRY[choice("variant", name, NAMES)]
+
+
+def names(*, copy: str | None = None, staged: bool | None = None, window: bool | None = None,
+          traced: bool | None = None, correct: bool | None = None, asynchronous: bool | None = None,
+          arch: int | None = None) -> tuple[str, ...]:
+    """Names of the variants with the given properties, in registry order; ``arch``: those that
+    run on that compute capability."""
+    wanted = dict(copy=copy, staged=staged, window=window, traced=traced, correct=correct,
+                  asynchronous=asynchronous)
+    return tuple(v.name for v in VARIANTS
+                 if all(val is None or getattr(v, key) == val for key, val in wanted.items())
+                 and (arch is None or v.min_arch <= arch))
