@@ -18,7 +18,7 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     const int buf_start = tile_start - CONV_HALO;    // global index of x_s[0]
     auto pipe = cuda::make_pipeline();               // this thread's queue of async copies
 
-    TRACE(0);
+    PHASE(0);
     // Phase 1: start the asynchronous copy of the tile and its halos. Consecutive threads copy
     // consecutive elements (coalesced); the few cells outside [0, n) get a plain store of zero.
     pipe.producer_acquire();
@@ -29,18 +29,18 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     }
     pipe.producer_commit();
 
-    TRACE(1);
+    PHASE(1);
     // Phase 2: while the tile is in flight, load the small kernel.
     for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
         w_s[k] = w[k];
     }
 
-    TRACE(2);
+    PHASE(2);
     // Phase 3: wait for this thread's copies, then for every thread's.
     pipe.consumer_wait();
-    TRACE(3);
+    PHASE(3);
     __syncthreads();
-    TRACE(4);
+    PHASE(4);
 
     // Phase 4: compute from shared memory.
     for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
@@ -52,6 +52,6 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
         }
         y[i] = acc;
     }
-    TRACE(5);
+    PHASE(5);
     pipe.consumer_release();
 }

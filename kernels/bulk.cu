@@ -68,8 +68,10 @@ conv1d_bulk(const float* __restrict__ x,
     int stage = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         // Phase 3: every thread arrives; the phase completes when all have and the bytes landed.
+        PHASE(3);
         block_barrier::arrival_token token = bar[stage].arrive();
         bar[stage].wait(cuda::std::move(token));
+        PHASE(4);
 
         // Phase 4: compute this tile, 4 outputs per thread from a window read out of the
         // buffer with 16-byte loads (the arithmetic is vec4.cu's).
@@ -85,7 +87,9 @@ conv1d_bulk(const float* __restrict__ x,
         // Phase 1 (steady state): once nobody reads this buffer, refill it with a later tile.
         // The proxy fence orders our plain shared-memory accesses before the copy engine's.
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        PHASE(5);
         __syncthreads();
+        PHASE(0);
         if (next < tiles) issue_tile(x_s[stage], x, n, next, bar[stage]);
         next += gridDim.x;
         stage = (stage + 1) % CONV_STAGES;

@@ -77,17 +77,30 @@ __device__ __forceinline__ void store4(float* __restrict__ y, int i0, int n, con
     }
 }
 
-// Timelines (notebook 02). Compiled with -DCONV_TRACE, thread 0 of every block records at each
-// trace point the SM it runs on, %globaltimer (ns) and clock64() (SM cycles) into
-// trace[block * CONV_TRACE_WORDS ...]; the kernel then takes the trace buffer as a fifth
-// argument. Without the flag, CONV_TRACE_ARG and TRACE() are empty and cost nothing.
-//   0 start   1 tile copy issued (sync: loaded)   2 weights loaded   3 own copies waited for
-//   4 barrier passed   5 outputs stored
+// Phase boundaries. PHASE(point) marks one in a listing and costs nothing in a normal build.
+//   0 start (a buffer is about to be filled)   1 tile copy issued (sync: loaded)
+//   2 taps loaded   3 own copies waited for (a barrier is next)   4 barrier passed (the buffer
+//   is about to be read)   5 outputs stored
+// Two builds give it a body:
+// * -DCONV_TRACE (timelines, notebook 02): thread 0 of every block records at each point the SM
+//   it runs on, %globaltimer (ns) and clock64() (SM cycles) into
+//   trace[block * CONV_TRACE_WORDS ...]; the kernel then takes the trace buffer as a fifth
+//   argument (CONV_TRACE_ARG). kernels/layout.py reads the records with the same layout.
+// * -DCONV_JITTER (stress tests): at points 0 (before filling a buffer), 4 (before reading it)
+//   and 5 (before the barrier that frees it), each warp waits a pseudo-random time, different
+//   for every warp, point and launch (none for about a quarter of them), up to
+//   CONV_JITTER_CYCLES. A missing wait or barrier then lets some warp read a buffer before it is
+//   filled, or refill it while others still read it: the outputs come out wrong instead of
+//   right by luck. Points 1 to 3 lie between issuing a copy and the barrier: a delay there
+//   would give the copy time to land and hide a missing wait, so they never wait.
 #define CONV_TRACE_POINTS 6
 #define CONV_TRACE_WORDS (1 + 2 * CONV_TRACE_POINTS)
+#ifndef CONV_JITTER_CYCLES
+#define CONV_JITTER_CYCLES 8192
+#endif
+
 #ifdef CONV_TRACE
 #define CONV_TRACE_ARG , unsigned long long* __restrict__ trace
-#define TRACE(point) conv_trace(trace, point)
 __device__ __forceinline__ void conv_trace(unsigned long long* trace, int point)
 {
     if (threadIdx.x == 0) {
@@ -101,7 +114,23 @@ __device__ __forceinline__ void conv_trace(unsigned long long* trace, int point)
         record[1 + CONV_TRACE_POINTS + point] = clock64();
     }
 }
+#define PHASE(point) conv_trace(trace, point)
 #else
 #define CONV_TRACE_ARG
-#define TRACE(point)
+#ifdef CONV_JITTER
+#define CONV_JITTER_POINTS ((1 << 0) | (1 << 4) | (1 << 5))
+__device__ __forceinline__ void conv_jitter(int point)
+{
+    if (!((CONV_JITTER_POINTS >> point) & 1)) return;
+    unsigned int h = blockIdx.x * 0x9E3779B1u ^ (threadIdx.x / 32) * 0x85EBCA77u
+                   ^ point * 0xC2B2AE3Du ^ (unsigned int)clock64();
+    h ^= h >> 15; h *= 0x2C1B3C6Du; h ^= h >> 12; h *= 0x297A2D39u; h ^= h >> 15;
+    const long long wait = (h & 3) ? (long long)((h >> 2) % CONV_JITTER_CYCLES) : 0;
+    const long long start = clock64();
+    while (clock64() - start < wait) { }
+}
+#define PHASE(point) conv_jitter(point)
+#else
+#define PHASE(point)
+#endif
 #endif

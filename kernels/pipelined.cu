@@ -61,6 +61,7 @@ conv1d_pipelined(const float* __restrict__ x,
     int stage = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         // Phase 1 (steady state): start one more tile, into the buffer freed last iteration.
+        PHASE(0);
         pipe.producer_acquire();
         if (next < tiles) issue_tile(x_s[(stage + CONV_STAGES - 1) % CONV_STAGES], x, n, next, pipe);
         pipe.producer_commit();
@@ -68,7 +69,9 @@ conv1d_pipelined(const float* __restrict__ x,
 
         // Phase 3: wait for this thread's oldest batch (this tile), then for every thread's.
         pipe.consumer_wait();
+        PHASE(3);
         __syncthreads();
+        PHASE(4);
 
         // Phase 4: compute this tile, 4 outputs per thread from a window read out of the
         // buffer with 16-byte loads (the arithmetic is vec4.cu's).
@@ -81,6 +84,7 @@ conv1d_pipelined(const float* __restrict__ x,
             store4(y, i0, n, out);
         }
         pipe.consumer_release();
+        PHASE(5);
         __syncthreads();   // nobody reads this buffer any more: it may be refilled
         stage = (stage + 1) % CONV_STAGES;
     }

@@ -17,7 +17,7 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
     const int tile_start = blockIdx.x * CONV_TILE;   // global index of x_s[0]
     auto pipe = cuda::make_pipeline();               // this thread's queue of async copies
 
-    TRACE(0);
+    PHASE(0);
     // Phase 1: start the asynchronous copy of this block's input tile (zeros past n).
     pipe.producer_acquire();
     for (int j = threadIdx.x; j < CONV_TILE; j += CONV_THREADS) {
@@ -27,18 +27,18 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
     }
     pipe.producer_commit();
 
-    TRACE(1);
+    PHASE(1);
     // Phase 2: while the tile is in flight, load the small kernel.
     for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
         w_s[k] = w[k];
     }
 
-    TRACE(2);
+    PHASE(2);
     // Phase 3: wait for this thread's copies, then for every thread's.
     pipe.consumer_wait();
-    TRACE(3);
+    PHASE(3);
     __syncthreads();
-    TRACE(4);
+    PHASE(4);
 
     // Phase 4: compute. Only the interior of the tile has all its neighbours in x_s.
     for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
@@ -55,6 +55,6 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
         }
         y[i] = acc;
     }
-    TRACE(5);
+    PHASE(5);
     pipe.consumer_release();
 }

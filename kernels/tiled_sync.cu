@@ -15,24 +15,24 @@ extern "C" __global__ void conv1d_tiled_sync(const float* __restrict__ x,
     const int tile_start = blockIdx.x * CONV_TILE;   // first output of this block
     const int buf_start = tile_start - CONV_HALO;    // global index of x_s[0]
 
-    TRACE(0);
+    PHASE(0);
     // Phase 1: load the input tile and its halos; zeros outside [0, n). Each thread waits for DRAM.
     for (int j = threadIdx.x; j < CONV_BUF; j += CONV_THREADS) {
         const int g = buf_start + j;
         x_s[j] = (g >= 0 && g < n) ? x[g] : 0.0f;
     }
 
-    TRACE(1);
+    PHASE(1);
     // Phase 2: load the small kernel, only after the tile has arrived.
     for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
         w_s[k] = w[k];
     }
 
-    TRACE(2);
+    PHASE(2);
     // Phase 3: every thread's loads are in shared memory before anyone reads them.
-    TRACE(3);
+    PHASE(3);
     __syncthreads();
-    TRACE(4);
+    PHASE(4);
 
     // Phase 4: compute from shared memory.
     for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
@@ -44,5 +44,5 @@ extern "C" __global__ void conv1d_tiled_sync(const float* __restrict__ x,
         }
         y[i] = acc;
     }
-    TRACE(5);
+    PHASE(5);
 }

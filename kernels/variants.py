@@ -47,7 +47,8 @@ class Variant:
     min_arch: int = 75          # oldest compute capability that runs it (the book's oldest: T4)
     staged: bool = False        # a ring of CONV_STAGES buffers; persistent or one block per tile
     window: bool = False        # 4 outputs per thread from a register window: k <= WINDOW_MAX_K
-    traced: bool = False        # has TRACE() points (-DCONV_TRACE builds, notebook 02)
+    traced: bool = False        # records its PHASE() points (-DCONV_TRACE builds, notebook 02)
+    stressed: bool = False      # has PHASE() points where the stress build (-DCONV_JITTER) waits
     aligned16: bool = False     # 16-byte loads and stores: x and y start on a 16-byte boundary
     correct: bool = True        # False for puzzle28, the published algorithm
     default_threads: Callable[[int], int] = threads_per_output
@@ -91,22 +92,23 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("naive", "every tap a global load, no shared memory", "plain",
             shared=lambda tile, k, stages: 0, emulate=emulation.naive),
     Variant("tiled_sync", "tile and halos staged in shared memory by plain loads, then a barrier",
-            "plain", shared=_tile_halos_taps, emulate=emulation.tiled_sync, traced=True),
+            "plain", shared=_tile_halos_taps, emulate=emulation.tiled_sync, traced=True, stressed=True),
     Variant("puzzle28", "Puzzle 28 as published: an async copy of the tile without its halo "
             "(wrong at every tile's edges)", "cp.async",
             shared=lambda tile, k, stages: 4 * (tile + k), emulate=emulation.puzzle28,
-            traced=True, correct=False),
+            traced=True, stressed=True, correct=False),
     Variant("async_halo", "Puzzle 28 done right: an async copy of tile and halos while the taps "
-            "load", "cp.async", shared=_tile_halos_taps, emulate=emulation.async_halo, traced=True),
+            "load", "cp.async", shared=_tile_halos_taps, emulate=emulation.async_halo, traced=True,
+            stressed=True),
     Variant("vec4", "control: 16-byte plain loads into registers, no shared memory", "plain",
             shared=lambda tile, k, stages: 0, emulate=emulation.vec4, window=True, aligned16=True,
             default_threads=threads_per_4_outputs),
     Variant("pipelined", "16-byte cp.async into a ring of stages, persistent blocks or one per "
             "tile", "cp.async", shared=_span_stages, emulate=emulation.pipelined, staged=True,
-            window=True, aligned16=True),
+            window=True, aligned16=True, stressed=True),
     Variant("bulk", "the Hopper bulk copy engine (cp.async.bulk) and an mbarrier per stage",
             "bulk", shared=_span_stages_barriers, emulate=emulation.bulk, min_arch=90,
-            staged=True, window=True, aligned16=True),
+            staged=True, window=True, aligned16=True, stressed=True),
 )
 REGISTRY: dict[str, Variant] = {v.name: v for v in VARIANTS}
 NAMES: tuple[str, ...] = tuple(REGISTRY)
@@ -119,12 +121,13 @@ def get(name) -> Variant:
 
 
 def names(*, copy: str | None = None, staged: bool | None = None, window: bool | None = None,
-          traced: bool | None = None, correct: bool | None = None, asynchronous: bool | None = None,
+          traced: bool | None = None, stressed: bool | None = None, correct: bool | None = None,
+          aligned16: bool | None = None, asynchronous: bool | None = None,
           arch: int | None = None) -> tuple[str, ...]:
     """Names of the variants with the given properties, in registry order; ``arch``: those that
     run on that compute capability."""
-    wanted = dict(copy=copy, staged=staged, window=window, traced=traced, correct=correct,
-                  asynchronous=asynchronous)
+    wanted = dict(copy=copy, staged=staged, window=window, traced=traced, stressed=stressed,
+                  correct=correct, aligned16=aligned16, asynchronous=asynchronous)
     return tuple(v.name for v in VARIANTS
                  if all(val is None or getattr(v, key) == val for key, val in wanted.items())
                  and (arch is None or v.min_arch <= arch))

@@ -21,7 +21,7 @@ for n, tile, k, threads in SHAPES:
         if not takes_k(variant, k):
             continue
         y = kernels.conv1d(x, w, variant, tile=tile, threads=threads)
-        if variant != "puzzle28":
+        if kernels.REGISTRY[variant].correct:
             kernels.assert_correct(y, x, w, f"{variant} n={n}")
 cupy.cuda.runtime.deviceSynchronize()
 print("sanitize_target: ran every variant at", len(SHAPES), "shapes")

@@ -9,6 +9,7 @@ import pytest
 from inputs import random_inputs, takes_k
 
 import kernels
+from kernels.device import compute_capability
 
 pytestmark = pytest.mark.gpu
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.gpu
 CONFIGS = [(32, 1, 32), (32, 2, 32), (32, 32, 32), (64, 3, 32), (96, 7, 64), (128, 4, 128),
            (256, 5, 256), (256, 31, 128), (512, 9, 512), (1024, 1, 1024), (1024, 64, 256),
            (2048, 33, 1024), (4096, 256, 512)]
-CORRECT = [v for v in kernels.VARIANTS if v != "puzzle28"]
+CORRECT = kernels.variants.names(correct=True)
 
 
 def ulps(a, b):
@@ -30,8 +31,9 @@ def ulps(a, b):
 
 def runs(variant, k, arch):
     """Whether this variant takes these sizes on this code path (k <= 64 for the register-window
-    variants; bulk: sm_90)."""
-    return takes_k(variant, k) and not (variant == "bulk" and arch is not None)
+    variants) and runs on it (``arch``: PTX for that generation; None: this GPU's own)."""
+    need = kernels.REGISTRY[variant].min_arch
+    return takes_k(variant, k) and need <= (arch or compute_capability())
 
 
 def check_against_emulation(variant, y, x, w, tile, where):
@@ -39,7 +41,7 @@ def check_against_emulation(variant, y, x, w, tile, where):
     assert np.all(np.isfinite(y)), f"{where}: unwritten (NaN) outputs"
     assert np.all(np.abs(y.astype(np.float64) - e) <= kernels.error_bound(x, w)), where
     assert ulps(y, e).max() <= 2, f"{where}: GPU and emulation differ by {ulps(y, e).max()} ulp"
-    if variant == "puzzle28":
+    if not kernels.REGISTRY[variant].correct:   # puzzle28: its copies of x are exact
         t = np.arange(x.size) % tile
         edge = (t < w.size // 2) | (t >= tile - w.size // 2)
         np.testing.assert_array_equal(y[edge], e[edge], err_msg=where)
@@ -49,7 +51,7 @@ def check_against_emulation(variant, y, x, w, tile, where):
 @pytest.mark.parametrize("variant", kernels.VARIANTS)
 def test_seed_config(variant, arch):
     if not runs(variant, 5, arch):
-        pytest.skip("bulk needs sm_90: no compute_75 build")
+        pytest.skip(f"{variant} needs sm_{kernels.REGISTRY[variant].min_arch}")
     p = kernels.PUZZLE28
     x, w = random_inputs(p.n, p.k)
     y = kernels.conv1d(x, w, variant, arch=arch, **p.launch)
@@ -150,23 +152,26 @@ def test_a_kernel_without_halo_is_caught():
 @pytest.mark.parametrize("variant", kernels.variants.names(staged=True))
 def test_every_stage_count(variant, stages, persistent):
     """Persistent blocks walk several tiles each: more tiles than blocks, odd sizes."""
+    if not runs(variant, 7, None):
+        pytest.skip(f"{variant} needs sm_{kernels.REGISTRY[variant].min_arch}")
     for n in (1, 1000, 4 * 1024 * 132 * 8 + 17):
         x, w = random_inputs(n, 7)
         y = kernels.conv1d(x, w, variant, tile=1024, stages=stages, persistent=persistent)
         kernels.assert_correct(y, x, w, f"{variant} stages={stages} persistent={persistent} n={n}")
 
 
-def test_bulk_is_refused_below_sm_90():
+@pytest.mark.parametrize("variant", [v.name for v in kernels.variants.VARIANTS if v.min_arch > 75])
+def test_a_variant_is_refused_below_its_generation(variant):
     x, w = random_inputs(1000, 5)
-    with pytest.raises(ValueError, match="needs sm_90"):
-        kernels.conv1d(x, w, "bulk", arch=80)
+    with pytest.raises(ValueError, match=f"needs sm_{kernels.REGISTRY[variant].min_arch}"):
+        kernels.conv1d(x, w, variant, arch=75)
 
 
 def test_misaligned_input_is_copied_or_refused():
     import cupy
     x, w = random_inputs(10_001, 5)
     xd = cupy.asarray(x)
-    for variant in kernels.variants.names(window=True):
+    for variant in kernels.variants.names(aligned16=True, arch=compute_capability()):
         kernels.assert_correct(kernels.conv1d(xd[1:], cupy.asarray(w), variant), x[1:], w)
         y = cupy.full(10_000, cupy.nan, cupy.float32)
         with pytest.raises(ValueError, match="16-byte"):
