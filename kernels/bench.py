@@ -1,18 +1,21 @@
-"""Measure the variants against the device's copy bandwidth and against CuPy and PyTorch.
+"""Measure the variants against the device's copy bandwidth and against CuPy and PyTorch, on a
+GPU: the sweep over sizes and taps, the tuning of the staged variants, the stage sweep.
 
     python -m kernels.bench [--quick] [--out FILE.json]
 
-The profile in kernels/recorded/h200_ncu_2e26_k5.txt comes from (metrics: see NCU_METRICS)
+The profile in kernels/recorded/h200_ncu_2e26_k5.txt comes from (metrics: see
+kernels.recorded.NCU_METRICS)
     ncu --clock-control none --metrics $(python -m kernels.bench --ncu-metrics) \
         -k regex:conv1d_ python -m kernels.bench --ncu-target
 
-Kernel-only times: CUDA events around each launch (``cupyx.profiler.benchmark``), or, for our
-kernels and the copy at small N where launch overhead would dominate, around the replay of a
-CUDA graph of many launches. The peers are always timed with events: PyTorch launches on its own
-stream, which a CuPy graph capture does not record (launch overhead is then included at small N).
-Medians with the interquartile range. Every row also carries the time of a device-to-device copy
-of the same bytes (read x, write y: 8 N bytes) measured in the same run, and the ratio to it.
-The JSON written records the device, driver, CuPy version, date and command.
+Kernel-only times from kernels.timing: CUDA events around each launch, or, for our kernels and
+the copy at small N where launch overhead would dominate, around the replay of a CUDA graph of
+many launches. The peers are always timed with events: PyTorch launches on its own stream, which
+a CuPy graph capture does not record (launch overhead is then included at small N). Medians with
+the interquartile range. Every row also carries the time of a device-to-device copy of the same
+bytes (read x, write y: 8 N bytes) measured in the same run, and the ratio to it. The JSON
+written records the device, driver, CuPy version, date and command; kernels.recorded reads it
+back.
 """
 
 from __future__ import annotations
@@ -30,13 +33,12 @@ from .device import device_info
 from . import variants as V
 from .geometry import launch_config
 from .launch import prepare
+from .recorded import NCU_METRICS, load, table
 from .reference import assert_correct, random_inputs
+from .timing import copy_fn, time_us
 
-RECORDED = Path(__file__).resolve().parent / "recorded"
 OURS = V.NAMES
 PEERS = ("cupyx.ndimage.correlate1d", "torch.conv1d")
-GRAPH_BELOW = 2**21          # graph replay below this many elements
-LAUNCHES_PER_GRAPH = 50
 CHECK_UP_TO = 2**22          # outputs checked against the float64 CPU reference up to this N
 
 
@@ -44,7 +46,7 @@ CHECK_UP_TO = 2**22          # outputs checked against the float64 CPU reference
 class Row:
     name: str                 # a variant, a peer, or "copy"
     n: int
-    k: int
+    k: int                    # taps
     median_us: float
     q1_us: float
     q3_us: float
@@ -60,38 +62,6 @@ class Row:
     def ratio(self) -> float:
         """Time over the copy time: 1.0 is the copy roofline."""
         return self.median_us / self.copy_us
-
-
-def time_us(fn, n: int, n_repeat: int | None = None, graph: bool = True) -> tuple[np.ndarray, str]:
-    """Per-launch GPU times of ``fn`` in microseconds, and the method used. ``graph=False`` for
-    work that does not launch on CuPy's current stream (it would escape the capture)."""
-    import cupy
-    from cupyx.profiler import benchmark
-    if n_repeat is None:
-        n_repeat = 200 if n <= 2**22 else 40
-    if graph and n < GRAPH_BELOW:
-        stream = cupy.cuda.Stream(non_blocking=True)
-        with stream:
-            fn()   # compile and load outside the capture
-            stream.begin_capture()
-            for _ in range(LAUNCHES_PER_GRAPH):
-                fn()
-            graph = stream.end_capture()
-            result = benchmark(graph.launch, (stream,), n_repeat=max(20, n_repeat // 5), n_warmup=3)
-        return result.gpu_times[0] * 1e6 / LAUNCHES_PER_GRAPH, "graph"
-    result = benchmark(fn, n_repeat=n_repeat, n_warmup=max(3, n_repeat // 10))
-    return result.gpu_times[0] * 1e6, "events"
-
-
-def copy_fn(x, y):
-    """A device-to-device copy of x into y: the same bytes as a convolution moves."""
-    import cupy
-    runtime = cupy.cuda.runtime
-
-    def copy():
-        runtime.memcpyAsync(y.data.ptr, x.data.ptr, x.nbytes, runtime.memcpyDeviceToDevice,
-                            cupy.cuda.get_current_stream().ptr)
-    return copy
 
 
 def peer_fn(name: str, x, w, y):
@@ -121,8 +91,8 @@ def _check_peer(name, fn, x, w, y):
 
 
 def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -> list[Row]:
-    """Time each name (a variant, a peer or 'copy') at one (n, k), with fresh random inputs.
-    ``configs`` maps a variant to its launch keywords (tile, threads, stages)."""
+    """Time each name (a variant, a peer or 'copy') at n outputs and k taps, with fresh random
+    inputs. ``configs`` maps a variant to its launch keywords (tile, threads, stages)."""
     import cupy
     configs = configs or {}
     x, w = (cupy.asarray(a) for a in random_inputs(n, k, seed))
@@ -161,9 +131,9 @@ TUNED = ("tile", "threads", "stages", "persistent")
 
 def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(1024, 2048, 4096),
          threads=(128, 256), stages=(1, 2, 4)) -> tuple[dict, list[Row]]:
-    """The fastest (tile, threads, stages, persistent) of a staged variant at one size, all rows
-    kept. Blocks that each take one tile (persistent=False) are tried with one stage only: a
-    second buffer would have nothing to hold."""
+    """The fastest (tile, threads, stages, persistent) of a staged variant at n outputs and k
+    taps, all rows kept. Blocks that each take one tile (persistent=False) are tried with one
+    stage only: a second buffer would have nothing to hold."""
     valid = []
     for tile in tiles:
         for th in threads:
@@ -189,8 +159,8 @@ def _warm(pairs) -> None:
 
 
 def run(quick: bool = False, progress: bool = False) -> dict:
-    """The sweep (every variant and peer at every size and K), the tuning and the stage sweep;
-    ``progress`` prints a line to stderr per (K, N)."""
+    """The sweep (every variant and peer at every size and number of taps K), the tuning and the
+    stage sweep; ``progress`` prints a line to stderr per (K, N)."""
     sizes = [2**p for p in (range(14, 27, 4) if quick else range(14, 29, 2))]
     ks = (5,) if quick else (3, 5, 9, 31)
     started = time.time()
@@ -224,34 +194,6 @@ def run(quick: bool = False, progress: bool = False) -> dict:
             "stage_sweep": [dict(asdict(r), gbps=r.gbps, ratio=r.ratio) for r in stages]}
 
 
-def best_by_schedule(result: dict) -> dict:
-    """From a recording's tuning rows: the fastest row of each staged variant with persistent
-    blocks and with one block per tile, as {(variant, persistent): row}."""
-    best = {}
-    for r in result["tuning"]:
-        key = (r["name"], bool(r["config"].get("persistent", True)))
-        if key not in best or r["ratio"] < best[key]["ratio"]:
-            best[key] = r
-    return best
-
-
-def table(result: dict, n: int = 2**26, k: int = 5) -> str:
-    rows = [r for r in result["rows"] if r["n"] == n and r["k"] == k]
-    lines = [f"n = 2^{int(np.log2(n))}, K = {k} on {result['provenance'].get('device')}",
-             f"{'':28s} {'median µs':>10s} {'GB/s':>8s} {'÷ copy':>7s}"]
-    for r in sorted(rows, key=lambda r: r["median_us"]):
-        lines.append(f"{r['name']:28s} {r['median_us']:10.1f} {r['gbps']:8.0f} {r['ratio']:7.2f}")
-    return "\n".join(lines)
-
-
-NCU_METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
-               "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-               "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-               "sm__warps_active.avg.pct_of_peak_sustained_active",
-               "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
-               "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
-               "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio",
-               "smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum")
 PROFILED = ("async_halo", "vec4", "pipelined", "bulk")
 
 
@@ -265,27 +207,6 @@ def ncu_target(n: int = 2**26, k: int = 5) -> None:
     for variant in PROFILED:
         prepare(variant, x, w, y, **configs[variant])()
     cupy.cuda.runtime.deviceSynchronize()
-
-
-def ncu_summary(name: str = "h200_ncu_2e26_k5") -> dict:
-    """A recorded Nsight Compute report (kernels/recorded/NAME.txt, `ncu --metrics ...` output)
-    as {kernel: {metric: value}}."""
-    import re
-    kernels, current = {}, None
-    for line in (RECORDED / f"{name}.txt").read_text().splitlines():
-        head = re.match(r"\s+(conv1d_\w+) \(", line)
-        if head:
-            current = kernels.setdefault(head.group(1), {})
-            continue
-        metric = re.match(r"\s+([\w.]+)\s+(\S+)?\s+([\d,.]+)$", line)
-        if current is not None and metric:
-            current[metric.group(1)] = float(metric.group(3).replace(",", ""))
-    return kernels
-
-
-def load(name: str = "h200_bench") -> dict:
-    """A recorded benchmark (kernels/recorded/NAME.json), with its provenance."""
-    return json.loads((RECORDED / f"{name}.json").read_text())
 
 
 def main(argv=None) -> None:

@@ -29,6 +29,14 @@ def _probe() -> tuple[bool, str]:
     return True, ""
 
 
+# Set ASYNC_BOOK_ARCH=75 (or 80, ...) to run everything as if the GPU were that older generation:
+# kernels are built as PTX for compute_75, which the driver compiles for the GPU at hand, and every
+# decision about what can run (the bulk copy needs sm_90) is taken for sm_75. How the book checks,
+# on a Hopper GPU, what a reader on Colab's T4 (sm_75) or an A100 (sm_80) runs and sees.
+ARCH_ENV = "ASYNC_BOOK_ARCH"
+OLDEST_ARCH = 75   # the book's oldest GPU: the T4
+
+
 def gpu_available() -> bool:
     return _probe()[0]
 
@@ -37,6 +45,23 @@ def compute_capability() -> int:
     """The current GPU's compute capability as an integer: 75 (T4), 80 (A100), 90 (H100/H200)."""
     import cupy
     return int(cupy.cuda.Device().compute_capability)
+
+
+def simulated_arch() -> int | None:
+    """The generation set by ASYNC_BOOK_ARCH, checked against this GPU; None when unset."""
+    value = os.environ.get(ARCH_ENV, "").strip()
+    if not value:
+        return None
+    cc = compute_capability()
+    if not value.isdigit() or not OLDEST_ARCH <= int(value) <= cc:
+        raise ValueError(f"{ARCH_ENV}={value!r}: set it to a compute capability from "
+                         f"{OLDEST_ARCH} (T4) to this GPU's {cc}, e.g. 75 or 80, or unset it")
+    return int(value)
+
+
+def target_arch() -> int:
+    """The generation the book runs as: ASYNC_BOOK_ARCH when set, else this GPU's own."""
+    return simulated_arch() or compute_capability()
 
 
 def device_info() -> dict:
@@ -55,6 +80,7 @@ def device_info() -> dict:
         "backend": "gpu",
         "device": name.decode() if isinstance(name, bytes) else name,
         "compute_capability": compute_capability(),
+        **({"as_arch": simulated_arch()} if simulated_arch() else {}),
         "multiprocessors": props["multiProcessorCount"],
         "l2_bytes": props["l2CacheSize"],
         "driver": _driver_release(),
@@ -86,5 +112,10 @@ def backend_summary() -> str:
     if info["backend"] != "gpu":
         return (f"No GPU here ({info['reason']}).\nKernels run in the NumPy emulation; "
                 "timings shown are recorded GPU results, labelled as such.")
+    if "as_arch" in info:
+        return (f"GPU: as sm_{info['as_arch']}, on an {info['device']} (sm_{info['compute_capability']}; "
+                f"{ARCH_ENV}={info['as_arch']}: kernels built as compute_{info['as_arch']} PTX, and only "
+                f"what sm_{info['as_arch']} can run), driver {info['driver']}, CUDA {info['cuda_runtime']}, "
+                f"CuPy {info['cupy']}: kernels run live.")
     return (f"GPU: {info['device']} (sm_{info['compute_capability']}), driver {info['driver']}, "
             f"CUDA {info['cuda_runtime']}, CuPy {info['cupy']}: kernels run live.")

@@ -8,8 +8,10 @@ import numpy as np
 
 from . import variants as V
 from .device import compute_capability, gpu_available
+from .geometry import launch_config
 from .launch import conv1d
 from .reference import error_bound, random_inputs, reference, wrong_outputs
+from .validate import flag
 
 N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)
 TILE_CHOICES = (32, 64, 128, 256, 512, 1024)
@@ -47,14 +49,18 @@ def variant_choices() -> tuple[str, ...]:
 
 def run(variant: str = "async_halo", n: int = 16384, tile: int = 256, k: int = 5, seed: int = 28,
         timed: bool = True) -> Run:
-    x, w = random_inputs(n, k, seed)
+    """Run ``variant`` on ``random_inputs(n, k, seed)`` with ``tile``, check it and, on a GPU
+    when ``timed``, time it. Every argument is checked before anything runs."""
+    launch_config(n, k, tile, variant=variant)   # variant, n, tile and k as conv1d takes them
+    timed = flag("timed", timed)
+    x, w = random_inputs(n, k, seed)             # and the seed
     y = conv1d(x, w, variant, tile=tile)
     err = np.abs(y.astype(np.float64) - reference(x, w))
     median = None
     if gpu_available() and timed:
         import cupy
 
-        from .bench import time_us
+        from .timing import time_us
         from .launch import prepare
         xd, wd = cupy.asarray(x), cupy.asarray(w)
         median = float(np.median(time_us(prepare(variant, xd, wd, cupy.empty_like(xd), tile=tile), n)[0]))

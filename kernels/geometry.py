@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import variants as V
-from .validate import flag, integer
+from .validate import flag, integer, warps
 
 STATIC_SHARED_LIMIT = 48 * 1024   # bytes of static __shared__ per block, on every GPU since sm_20
 MAX_THREADS = 1024
@@ -17,7 +17,7 @@ MAX_TILE = 65536                  # a tile's outputs are counted in an int with 
 DEFAULT_TILE = 256
 DEFAULT_STAGES = 4
 MAX_STAGES = 8                    # what libcu++'s per-thread pipeline can wait on
-MAX_N = 2**31 - 1                 # the kernels index x with 32-bit ints
+MAX_N = 2**31 - 1 - 2 * MAX_TILE  # 32-bit indices, with room for a tile and its halos past n
 
 
 @dataclass(frozen=True)
@@ -45,23 +45,44 @@ def shared_bytes(variant: str, tile: int, k: int, stages: int | None = None) -> 
     return V.get(variant).shared(tile, k, stages or 1)
 
 
-def _tiles_that_fit(v: V.Variant, k: int, stages: int):
-    return (t for t in range(MAX_TILE, 31, -32) if v.shared(t, k, stages) <= STATIC_SHARED_LIMIT)
+def valid_n(n) -> int:
+    """``n`` inputs (and outputs), as many as the kernels' 32-bit indices allow."""
+    return integer("n", n, 1, MAX_N, why=" (the kernels index x with 32-bit ints)")
+
+
+def valid_tile(tile) -> int:
+    """``tile`` as every variant takes it: a whole number of warps, at most MAX_TILE."""
+    return warps("tile", tile, MAX_TILE)
+
+
+def _taps(v: V.Variant, k) -> int:
+    """``k`` taps, at least one, and for the register-window variants at most ``v.max_k``."""
+    k = integer("k (taps)", k, lo=1)
+    if not v.takes_k(k):
+        raise ValueError(f"{v.name} holds the taps and its window in registers: at most "
+                         f"{v.max_k} taps, got {k}")
+    return k
+
+
+def _largest_tile(v: V.Variant, k: int, stages: int) -> int | None:
+    """The largest tile whose shared memory fits, if it holds ``k`` outputs (None otherwise: no
+    tile fits, so nothing smaller than ``k`` is ever advised)."""
+    top = next((t for t in range(MAX_TILE, 31, -32)
+                if v.shared(t, k, stages) <= STATIC_SHARED_LIMIT), 0)
+    return top if top >= k else None
 
 
 def max_tile(k: int = 1, variant: str = "async_halo", stages: int | None = None) -> int:
     """Largest valid tile (a multiple of 32, at least ``k``) for ``k`` taps in ``variant``;
     ``ValueError`` when none is."""
     v = V.get(variant)
-    k = integer("k (taps)", k, lo=1)
+    k = _taps(v, k)
     stages = _stages(v, stages, k)
-    if not v.takes_k(k):
-        raise ValueError(f"{variant} holds the taps and its window in registers: at most "
-                         f"{v.max_k} taps, got {k}")
-    top = next(_tiles_that_fit(v, k, stages or 1), 0)
-    if top < max(k, 32):
-        raise ValueError(f"no tile fits {k} taps in {variant}: a tile needs at least {k} outputs "
-                         f"and its halos within {STATIC_SHARED_LIMIT} bytes of shared memory")
+    top = _largest_tile(v, k, stages or 1)
+    if top is None:
+        raise ValueError(f"no tile fits {k} taps in {variant}: a tile must hold at least {k} "
+                         f"outputs, at most {MAX_TILE}, and fit {STATIC_SHARED_LIMIT} bytes of "
+                         "shared memory with its halos")
     return top
 
 
@@ -85,31 +106,23 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
                   persistent: bool | None = None) -> LaunchConfig:
     """Check sizes and return the launch geometry; raises ``ValueError``/``TypeError``.
 
-    Rules: ``1 <= n < 2**31`` (32-bit indices); ``1 <= k <= tile`` taps; ``tile`` a multiple of
-    32 from 32 to 65536 whose shared memory fits the 48 KiB static limit (for tiled_sync and
-    async_halo ``4 * (tile + 2k - 1)`` bytes); ``threads`` a multiple of 32 from 32 to 1024
-    (default: the variant's, ``min(tile, 256)`` or for vec4 ``tile // 4``, rounded down to a
-    multiple of 32 and at least 32); ``stages`` from 1 to 8 and ``persistent`` (a bool,
+    Rules: ``1 <= n <= MAX_N = 2**31 - 1 - 2 * 65536`` (32-bit indices, whatever the tile);
+    ``1 <= k <= tile`` taps; ``tile`` a multiple of 32 from 32 to 65536 whose shared memory fits
+    the 48 KiB static limit (for tiled_sync and async_halo ``4 * (tile + 2k - 1)`` bytes);
+    ``threads`` a multiple of 32 from 32 to 1024 (default: the variant's, ``min(tile, 256)`` or
+    for vec4 ``tile // 4``, rounded down to a multiple of 32 and at least 32); ``stages`` from 1 to 8 and ``persistent`` (a bool,
     default True), for the staged variants only (default stages: 4, or as many as fit); the
     register-window variants take ``k <= 64``.
     """
     v = V.get(variant)
-    n = integer("n", n)
-    k = integer("k (taps)", k)
-    tile = integer("tile", tile)
+    n = valid_n(n)
+    k = _taps(v, k)
+    tile = valid_tile(tile)
     if threads is not None:
-        threads = integer("threads", threads)
-    if tile < 32 or tile > MAX_TILE or tile % 32:
-        raise ValueError(f"tile must be a multiple of 32 (a whole number of warps) from 32 to "
-                         f"{MAX_TILE}, got {tile}")
-    if k < 1:
-        raise ValueError(f"w must hold at least one tap, got k={k}")
+        threads = warps("threads", threads, MAX_THREADS)
     if k > tile:
         raise ValueError(f"{k} taps are longer than the tile {tile}: a tile's halo would reach "
                          "past its neighbour tile")
-    if not v.takes_k(k):
-        raise ValueError(f"{variant} holds the taps and its window in registers: at most "
-                         f"{v.max_k} taps, got {k}")
     stages = _stages(v, stages, k, tile)
     if v.staged:
         persistent = True if persistent is None else flag("persistent", persistent)
@@ -118,7 +131,7 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
                          f"not {variant}")
     smem = v.shared(tile, k, stages or 1)
     if smem > STATIC_SHARED_LIMIT:
-        top = next((t for t in _tiles_that_fit(v, k, stages or 1) if t >= k), None)
+        top = _largest_tile(v, k, stages or 1)
         advice = (f"the largest tile for {k} taps is {top}" if top
                   else f"no tile fits {k} taps; use fewer taps")
         raise ValueError(f"{variant} with tile {tile}, {k} taps"
@@ -127,13 +140,6 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
                          f"{' or fewer stages' if v.staged and stages > 1 else ''}")
     if threads is None:
         threads = v.default_threads(tile)
-    if threads < 32 or threads > MAX_THREADS or threads % 32:
-        raise ValueError(f"threads must be a multiple of 32 from 32 to {MAX_THREADS}, got {threads}")
-    if n < 1:
-        raise ValueError(f"the input must hold at least one element, got n={n}")
-    if n > MAX_N - 2 * tile:
-        raise ValueError(f"n={n} is too large for the kernels' 32-bit indices (at most "
-                         f"{MAX_N - 2 * tile} with tile {tile})")
     return LaunchConfig(variant=variant, n=n, k=k, tile=tile, threads=threads,
                         tiles=-(-n // tile), shared_bytes=smem, stages=stages, persistent=persistent)
 

@@ -17,20 +17,25 @@ from .compile import Build, compiled_file, kernel_name, nvrtc_version, source, s
 from .device import _probe, compute_capability, gpu_available
 from .geometry import (DEFAULT_TILE, LaunchConfig, launch_config, max_tile,  # noqa: F401
                        shared_bytes)
-from .validate import choice, disjoint, flag, integer, same_length, vector
+from .validate import choice, disjoint, flag, integer, same_length, text, vector
 
 BACKENDS = ("auto", "gpu", "emulate")
 OLDEST_ARCH = 75          # the book's oldest GPU (T4); libcu++'s pipeline and barrier need sm_70+
 TRACE_WORDS = layout.TRACE_WORDS
 
 
+def _arch(arch):
+    """None (this GPU's own code) or a compute capability of the book's oldest GPU or newer."""
+    if arch is None:
+        return None
+    return integer("arch", arch, lo=OLDEST_ARCH, why=" (the book's oldest GPU is the T4, sm_75)")
+
+
 def gpu_target(variant: str, arch: int | None = None) -> str:
     """'sm_XX' for this GPU's own machine code, or 'compute_XX' PTX for an older generation
     (``arch``); ``ValueError`` when the variant cannot run there."""
     v = V.get(variant)
-    if arch is not None:
-        arch = integer("arch", arch, lo=OLDEST_ARCH,
-                       why=" (the book's oldest GPU is the T4, sm_75)")
+    arch = _arch(arch)
     cc = compute_capability()
     targets = supported_archs()
     if cc < min(targets):
@@ -122,6 +127,10 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
     """
     import cupy
     v = V.get(variant)
+    _arch(arch)
+    if src is not None:
+        text("src (CUDA source text)", src)
+    jitter = flag("jitter", jitter)
     for name, a in (("x", x), ("w", w), ("y", y)):
         if not isinstance(a, cupy.ndarray):
             raise TypeError(f"{name} must be a CuPy array here, got {type(a).__name__}")
@@ -137,12 +146,13 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
         if not v.traced:
             raise ValueError(f"only {', '.join(V.names(traced=True))} have trace points")
         words = TRACE_WORDS * cfg.tiles
-        if not isinstance(trace, cupy.ndarray) or trace.dtype != np.uint64 or trace.size < words:
-            raise ValueError(f"trace must be a CuPy uint64 array of at least {words} words")
+        if not isinstance(trace, cupy.ndarray) or trace.dtype != np.uint64:
+            raise TypeError(f"trace must be a CuPy uint64 array of at least {words} words, got "
+                            f"{type(trace).__name__} {getattr(trace, 'dtype', '')}")
+        if trace.size < words:
+            raise ValueError(f"trace must hold at least {words} words ({TRACE_WORDS} per tile), "
+                             f"got {trace.size}")
         disjoint("trace", trace, {"x": x, "w": w, "y": y})
-    if src is not None and not isinstance(src, str):
-        raise TypeError(f"src must be CUDA source text (a str), got {type(src).__name__}")
-    jitter = flag("jitter", jitter)
     build = Build(cfg.tile, cfg.k, cfg.threads, gpu_target(variant, arch), cfg.stages,
                   trace is not None, jitter)
     kern = _kernel(source(variant) if src is None else src, kernel_name(variant), build,
@@ -162,9 +172,10 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
 
     Parameters
     ----------
-    x, w : 1-D float32 NumPy or CuPy arrays, not empty. Other dtypes are refused
-        (``TypeError``), never cast silently; so are masked arrays. Non-contiguous arrays are
-        copied.
+    x, w : 1-D float32 NumPy or CuPy arrays, not empty. Other dtypes (bool and complex too) are
+        refused (``TypeError``), never cast silently; so are masked arrays and ``np.matrix``.
+        Other ndarray subclasses (``np.memmap``) are read as plain arrays; non-contiguous arrays
+        are copied. ``len(x)`` at most ``geometry.MAX_N`` (32-bit indices).
     variant : one of ``kernels.VARIANTS`` (``kernels.variants.REGISTRY`` describes each):
         ``"naive"``, ``"tiled_sync"``, ``"puzzle28"`` (the published, wrong algorithm),
         ``"async_halo"``, ``"vec4"`` (16-byte loads into registers), ``"pipelined"``
@@ -198,8 +209,7 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
     xp = vector("x", x)
     vector("w", w)
     cfg = launch_config(x.size, w.size, tile, threads, variant, stages, persistent)
-    if arch is not None:
-        integer("arch", arch, lo=OLDEST_ARCH, why=" (the book's oldest GPU is the T4, sm_75)")
+    arch = _arch(arch)
     on_gpu = backend == "gpu" or (backend == "auto" and gpu_available())
     if backend == "gpu" and not gpu_available():
         raise RuntimeError(f"backend='gpu' but no GPU is usable here: {_probe()[1]}")

@@ -8,9 +8,11 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
+from . import layout
 from .halo import halo_cells
-from .geometry import launch_config
+from .geometry import launch_config, valid_tile
 from .reference import error_bound, reference
+from .validate import integer, labelled, record, same_length, text, vector
 
 TILE_COLOURS = ["#8ecae6", "#ffb703", "#90be6d", "#f28482", "#b8b8ff", "#f6bd60"]
 
@@ -25,6 +27,9 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
     tile it comes from; cells outside the vector (at both ends, and the rest of a last partial
     tile) are zeros."""
     cfg = launch_config(n, k, tile)
+    if cfg.tiles * cfg.tile > 4096:
+        raise ValueError(f"draw_tiles draws every cell: at most 4096 (tiles x tile), got "
+                         f"{cfg.tiles} tiles of {cfg.tile}; use a smaller n or tile")
     left, right = k // 2, k - 1 - k // 2
     rows, end = cfg.tiles, cfg.tiles * tile   # the last tile may run past n
     fig = Figure(figsize=(12, 1.2 + 0.55 * rows))
@@ -73,8 +78,13 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
 def plot_error_map(outputs: dict, x, w, tile: int):
     """|y - reference| for each named output over the whole vector (log scale, tile boundaries
     marked), and, for each output, where inside a tile its wrong outputs fall."""
+    labelled("outputs", outputs, most=4)   # one marker each
+    tile = valid_tile(tile)
     ref, bound = reference(x, w), error_bound(x, w)
     n = ref.size
+    for name, y in outputs.items():
+        vector(f"outputs[{name!r}]", y)
+        same_length(f"outputs[{name!r}]", y, n)
     floor = np.finfo(np.float32).tiny
     fig = Figure(figsize=(12, 6.5))
     ax, hist = fig.subplots(2, 1, gridspec_kw={"height_ratios": [3, 2]})
@@ -104,13 +114,13 @@ def plot_error_map(outputs: dict, x, w, tile: int):
 
 PHASE_COLOURS = {"tile load": "#8ecae6", "weight load": "#ffb703", "wait": "#d9d9d9",
                  "barrier": "#b8b8ff", "compute": "#90be6d"}
-# In the model, a lane holds the tile load above, and the weight load then the wait below.
+# In the model, a lane holds the tile load above, and the taps' "weight load" then the wait below.
 _SUBLANE = {"tile load": (0.05, 0.38), "weight load": (0.47, 0.38), "wait": (0.47, 0.38)}
 
 
-def plot_schedules(*schedules, overlap_loads: bool = True):
+def plot_schedules(*schedules):
     """Gantt charts (one panel per schedule, one lane per block or SM slot) on a shared time
-    axis. In the model, the tile and weight loads share a lane: tile above, weights below."""
+    axis. In the model, the tile's and the taps' loads share a lane: tile above, taps below."""
     fig = Figure(figsize=(12, 1.0 + sum(0.35 * (1 + max(b.lane for b in s.bars)) + 0.9
                                         for s in schedules)))
     lanes = [1 + max(b.lane for b in s.bars) for s in schedules]
@@ -143,6 +153,12 @@ def _n_label(n: int) -> str:
 def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     """Effective bandwidth (8 N bytes over the kernel time) against N for every variant and peer,
     under the device copy of the same bytes (the roofline)."""
+    record("result", result, ("rows", "provenance"))
+    k, label = integer("k (taps)", k), text("label", label)
+    recorded = sorted({r["k"] for r in result["rows"]})
+    if k not in recorded:
+        raise ValueError(f"the recording has no rows for k={k}: it has K = "
+                         f"{', '.join(map(str, recorded))}")
     rows = [r for r in result["rows"] if r["k"] == k]
     fig = Figure(figsize=(12, 5.5))
     ax = fig.subplots()
@@ -169,6 +185,10 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
 def plot_stage_sweep(result: dict, label: str = ""):
     """Bandwidth of the pipelined kernel against its number of stages, beside the bytes each SM
     keeps in flight (Little's law: bandwidth = bytes in flight / latency)."""
+    record("result", result, ("stage_sweep", "provenance"))
+    label = text("label", label)
+    if not result["stage_sweep"]:
+        raise ValueError("result['stage_sweep'] is empty: the recording has no stage sweep")
     rows = sorted(result["stage_sweep"], key=lambda r: r["config"]["stages"])
     sms = result["provenance"]["multiprocessors"]
     fig = Figure(figsize=(9, 4.2))
@@ -195,9 +215,8 @@ def plot_stage_sweep(result: dict, label: str = ""):
 
 def bytes_in_flight(row: dict, multiprocessors: int) -> float:
     """Bytes of input one SM has requested but not yet consumed while it computes a tile:
-    resident blocks x stages still in flight x bytes per tile buffer."""
+    resident blocks x stages still in flight x bytes per tile buffer (``layout.span`` floats:
+    the tile and its halos in whole 16-byte chunks)."""
     c = row["config"]
-    k = row["k"]
-    span = (k // 2 + 3) // 4 * 4 + c["tile"] + (k - 1 - k // 2 + 3) // 4 * 4
     blocks_per_sm = c["grid"] / multiprocessors
-    return blocks_per_sm * max(c["stages"] - 1, 1) * span * 4
+    return blocks_per_sm * max(c["stages"] - 1, 1) * layout.span(c["tile"], row["k"]) * 4

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .validate import array_module, same_length, vector
+from .geometry import MAX_TILE, valid_n
+from .validate import integer, rng_seed, same_length, text, vector
 
 U32 = 2.0 ** -24   # unit roundoff of float32
 
 
 def random_inputs(n: int, k: int, seed=None) -> tuple[np.ndarray, np.ndarray]:
     """Fresh standard-normal float32 ``x`` (n values) and taps ``w`` (k): never zeros or
-    constants, which hide unwritten outputs and wrong indexing. ``seed``: anything
-    ``np.random.default_rng`` takes (None: fresh entropy)."""
-    from .validate import integer
-    n, k = integer("n", n, lo=1), integer("k (taps)", k, lo=1)
+    constants, which hide unwritten outputs and wrong indexing. ``seed``: None (fresh entropy),
+    an integer >= 0 or a NumPy Generator, BitGenerator or SeedSequence. ``n`` and ``k`` at most
+    what the kernels take (``geometry.MAX_N`` and ``MAX_TILE``)."""
+    n = valid_n(n)
+    k = integer("k (taps)", k, 1, MAX_TILE, why=" (the largest tile)")
+    seed = rng_seed("seed", seed)
     rng = np.random.default_rng(seed)
     return rng.standard_normal(n, dtype=np.float32), rng.standard_normal(k, dtype=np.float32)
 
@@ -51,11 +54,12 @@ def error_bound(x, w) -> np.ndarray:
     return 2 * w.size * U32 * _correlate(xa, wa) + np.finfo(np.float32).tiny
 
 
-def _outputs(y, n: int) -> np.ndarray:
-    array_module("y", y)
-    if np.issubdtype(y.dtype, np.complexfloating) or y.dtype != np.float32:
-        raise TypeError(f"y must be float32 like the kernels' outputs, got {y.dtype}")
-    same_length("y", y, n)
+def _outputs(y, x, w) -> np.ndarray:
+    """``y`` checked as the kernels' outputs for ``x`` and ``w`` (float32, one per input), in
+    float64."""
+    x, _ = _inputs(x, w)
+    vector("y", y)
+    same_length("y", y, x.size)
     return _host(y).astype(np.float64)
 
 
@@ -63,8 +67,8 @@ def wrong_outputs(y, x, w) -> np.ndarray:
     """Indices of outputs farther from the reference than float32 rounding allows. An unwritten
     (NaN) output is wrong; where the reference itself is not finite (infinite or NaN inputs),
     only the same value (NaN for NaN) is right."""
+    y = _outputs(y, x, w)
     ref = reference(x, w)
-    y = _outputs(y, ref.size)
     finite = np.isfinite(ref)
     with np.errstate(invalid="ignore"):
         close = np.abs(y - ref) <= error_bound(x, w)                  # False for NaN
@@ -74,6 +78,7 @@ def wrong_outputs(y, x, w) -> np.ndarray:
 
 def assert_correct(y, x, w, what: str = "output") -> None:
     """Raise ``AssertionError`` naming the first wrong outputs, if any."""
+    text("what", what)
     bad = wrong_outputs(y, x, w)
     if bad.size:
         ref, yh = reference(x, w), _host(y)

@@ -2,7 +2,8 @@
 
 The model (``model``) replays the puzzle's argument with its phases as parameters. The measured
 timelines (``trace``) come from the same kernel listings built with ``-DCONV_TRACE``: thread 0 of
-every block records its SM, ``%globaltimer`` and ``clock64()`` at each phase boundary.
+every block records its SM, ``%globaltimer`` and ``clock64()`` at each phase boundary, in the
+record layout of :mod:`kernels.layout` (``TRACE_SM``, ``TRACE_NS``, ``TRACE_CYCLES``).
 """
 
 from __future__ import annotations
@@ -16,15 +17,19 @@ from .compile import KERNEL_DIR, Build, compiled_file
 from .geometry import launch_config
 from .launch import prepare
 from .reference import random_inputs
+from .validate import choice, integer, number
 
-TRACE_WORDS = layout.TRACE_WORDS
-
-PHASES = ("tile load", "weight load", "wait", "barrier", "compute")
+PHASES = ("tile load", "weight load", "wait", "barrier", "compute")   # "weight load": the taps
 SEED_CYCLES = {"tile load": 500, "weight load": 100, "compute": 50}   # the puzzle's illustration
-TRACE_POINTS = ("start", "issued", "weights", "waited", "synced", "stored")
-# Measured phases: (name, from point, to point)
-TRACE_PHASES = (("tile load", 0, 1), ("weight load", 1, 2), ("wait", 2, 3), ("barrier", 3, 4),
-                ("compute", 4, 5))
+# Measured phases: (name, from trace point, to trace point), points of layout.TRACE_POINTS
+TRACE_PHASES = (("tile load", "start", "issued"), ("weight load", "issued", "weights"),
+                ("wait", "weights", "waited"), ("barrier", "waited", "synced"),
+                ("compute", "synced", "stored"))
+
+
+def _point(name: str) -> int:
+    """The index of trace point ``name`` within a record's timer or clock values."""
+    return layout.TRACE_POINTS.index(name)
 
 
 @dataclass
@@ -33,7 +38,6 @@ class Bar:
     phase: str
     start: float     # cycles (model) or microseconds (measured)
     duration: float
-    block: int = 0
 
 
 @dataclass
@@ -54,16 +58,20 @@ class Schedule:
 def model(mode: str = "async", dram_latency: float = 500, weight_latency: float = 100,
           compute: float = 50, tile: int = 256, k: int = 5, blocks_per_sm: int = 1,
           bytes_per_cycle: float | None = None) -> Schedule:
-    """One SM running ``blocks_per_sm`` blocks, each loading a tile (+ halo) and ``k`` weights,
+    """One SM running ``blocks_per_sm`` blocks, each loading a tile (+ halo) and its ``k`` taps,
     then computing. A load takes its latency plus its bytes over the SM's share of bandwidth
     (``bytes_per_cycle``; None: unlimited); transfers queue on the memory pipe, computes on the
-    SM's arithmetic units. ``sync``: weights after the tile; ``async``: both issued at once.
+    SM's arithmetic units. ``sync``: the taps after the tile; ``async``: both issued at once.
     With the puzzle's numbers: 500 + 100 + 50 = 650 cycles sync, max(500, 100) + 50 = 550 async."""
-    if mode not in ("sync", "async"):
-        raise ValueError(f"mode must be 'sync' or 'async', got {mode!r}")
-    if blocks_per_sm < 1:
-        raise ValueError("blocks_per_sm must be at least 1")
-    launch_config(tile * blocks_per_sm, k, tile)   # the sizes the kernels accept
+    mode = choice("mode", mode, ("sync", "async"))
+    dram_latency = number("dram_latency", dram_latency, lo=0)
+    weight_latency = number("weight_latency", weight_latency, lo=0)
+    compute = number("compute", compute, lo=0, lo_open=True)
+    blocks_per_sm = integer("blocks_per_sm", blocks_per_sm, 1, 64)
+    if bytes_per_cycle is not None:
+        bytes_per_cycle = number("bytes_per_cycle", bytes_per_cycle, lo=0, lo_open=True)
+    cfg = launch_config(1, k, tile)   # tile and k as the kernels take them
+    tile, k = cfg.tile, cfg.k
     pipe_free = 0.0
 
     def load(issue, latency, nbytes):
@@ -82,7 +90,7 @@ def model(mode: str = "async", dram_latency: float = 500, weight_latency: float 
         if mode == "async":
             issue_w[b] = 0.0
             weights_done[b] = load(0.0, weight_latency, weight_bytes)
-    if mode == "sync":                                 # weights once each block's tile is in
+    if mode == "sync":                                 # the taps once each block's tile is in
         for b in sorted(blocks, key=tile_done.get):
             issue_w[b] = tile_done[b]
             weights_done[b] = load(issue_w[b], weight_latency, weight_bytes)
@@ -90,16 +98,18 @@ def model(mode: str = "async", dram_latency: float = 500, weight_latency: float 
     for b in sorted(blocks, key=lambda b: max(tile_done[b], weights_done[b])):
         start = max(tile_done[b], weights_done[b], alu_free)   # computes queue on the ALUs
         alu_free = start + compute
-        bars += [Bar(b, "tile load", 0.0, tile_done[b], b),
-                 Bar(b, "weight load", issue_w[b], weights_done[b] - issue_w[b], b)]
+        bars += [Bar(b, "tile load", 0.0, tile_done[b]),
+                 Bar(b, "weight load", issue_w[b], weights_done[b] - issue_w[b])]
         if start > weights_done[b]:
-            bars.append(Bar(b, "wait", weights_done[b], start - weights_done[b], b))
-        bars.append(Bar(b, "compute", start, compute, b))
+            bars.append(Bar(b, "wait", weights_done[b], start - weights_done[b]))
+        bars.append(Bar(b, "compute", start, compute))
     return Schedule(bars, "cycles", f"model: {mode}, {blocks_per_sm} block(s) per SM")
 
 
 def model_totals(**params) -> dict:
     """Total cycles of both schedules, and what overlap saves."""
+    if "mode" in params:
+        raise TypeError("model_totals compares both modes: pass model's other parameters only")
     sync, asyn = model("sync", **params).total, model("async", **params).total
     return {"sync": sync, "async": asyn, "saved": sync - asyn, "speedup": sync / asyn,
             "less_time": 1 - asyn / sync}
@@ -109,19 +119,19 @@ def model_totals(**params) -> dict:
 
 def trace(variant: str, n: int = 16384, tile: int = 256, k: int = 5, threads: int | None = None,
           seed: int = 0) -> np.ndarray:
-    """Run the traced build of ``variant`` once (after a warm-up) and return its records:
-    an array of shape (tiles, 13): SM id, then 6 globaltimer values (ns), then 6 clock64 values."""
+    """Run the traced build of ``variant`` once (after a warm-up) on ``random_inputs(n, k, seed)``
+    and return its records, one row of ``layout.TRACE_WORDS`` per block: its SM id
+    (``layout.TRACE_SM``), then %globaltimer (ns, ``TRACE_NS``) and clock64() (cycles,
+    ``TRACE_CYCLES``) at each of ``layout.TRACE_POINTS``."""
     import cupy
     cfg = launch_config(n, k, tile, threads, variant)
-    rng = np.random.default_rng(seed)
-    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
-    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
+    x, w = (cupy.asarray(a) for a in random_inputs(n, k, seed))
     y = cupy.empty_like(x)
-    records = cupy.zeros(cfg.tiles * TRACE_WORDS, dtype=cupy.uint64)
+    records = cupy.zeros(cfg.tiles * layout.TRACE_WORDS, dtype=cupy.uint64)
     launch = prepare(variant, x, w, y, tile=tile, threads=cfg.threads, trace=records)
     launch()
     launch()
-    return records.get().reshape(cfg.tiles, TRACE_WORDS)
+    return records.get().reshape(cfg.tiles, layout.TRACE_WORDS)
 
 
 def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
@@ -129,32 +139,36 @@ def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
     """Records as bars in microseconds from the first block's start, one lane per block slot on
     an SM: lane = (SM, how many of its blocks were already running). Only the first ``max_sms``
     SMs, and only blocks that start within ``window_us`` of the first, when given."""
-    t0 = records[:, 1].min()
+    ns = records[:, layout.TRACE_NS].astype(np.int64)
+    t0 = ns[:, _point("start")].min()
     if window_us is not None:
-        records = records[(records[:, 1] - t0) <= window_us * 1e3]
+        keep = ns[:, _point("start")] - t0 <= window_us * 1e3
+        records, ns = records[keep], ns[keep]
+    sm_of = records[:, layout.TRACE_SM]
     bars, lanes = [], {}
-    order = np.argsort(records[:, 1], kind="stable")
-    sms = sorted(set(int(s) for s in records[:, 0]))[:max_sms] if max_sms else None
+    order = np.argsort(ns[:, _point("start")], kind="stable")
+    sms = sorted(set(int(s) for s in sm_of))[:max_sms] if max_sms else None
     free = {}   # (sm, slot) -> time the slot's block ended
     for b in order:
-        sm = int(records[b, 0])
+        sm = int(sm_of[b])
         if sms is not None and sm not in sms:
             continue
-        start, end = records[b, 1], records[b, 6]
+        start, end = ns[b, _point("start")], ns[b, _point("stored")]
         slot = next(s for s in range(10**6) if free.get((sm, s), 0) <= start)
         free[(sm, slot)] = end
         lane = lanes.setdefault((sm, slot), len(lanes))
         for name, a, z in TRACE_PHASES:
-            ta, tz = records[b, 1 + a], records[b, 1 + z]
-            bars.append(Bar(lane, name, (ta - t0) / 1e3, max(tz - ta, 0) / 1e3, int(b)))
+            ta, tz = ns[b, _point(a)], ns[b, _point(z)]
+            bars.append(Bar(lane, name, (ta - t0) / 1e3, max(tz - ta, 0) / 1e3))
     labels = {lane: f"SM {sm}" + (f".{slot}" if slot else "") for (sm, slot), lane in lanes.items()}
     return Schedule(bars, "µs", title, "SM", {"labels": labels})
 
 
 def phase_cycles(records: np.ndarray) -> dict:
     """Median SM cycles (clock64) per phase over all blocks, as thread 0 of each block saw them."""
-    clocks = records[:, 7:13].astype(np.int64)
-    return {name: float(np.median(clocks[:, z] - clocks[:, a])) for name, a, z in TRACE_PHASES}
+    clocks = records[:, layout.TRACE_CYCLES].astype(np.int64)
+    return {name: float(np.median(clocks[:, _point(z)] - clocks[:, _point(a)]))
+            for name, a, z in TRACE_PHASES}
 
 
 def timer_resolution(reads: int = 4096) -> dict:
@@ -177,13 +191,11 @@ def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> d
     """Kernel-only median time (µs) of the plain and the traced build, same inputs."""
     import cupy
 
-    from .bench import time_us
+    from .timing import time_us
     cfg = launch_config(n, k, tile, None, variant)
-    rng = np.random.default_rng(1)
-    x = cupy.asarray(rng.standard_normal(n, dtype=np.float32))
-    w = cupy.asarray(rng.standard_normal(k, dtype=np.float32))
+    x, w = (cupy.asarray(a) for a in random_inputs(n, k, 1))
     y = cupy.empty_like(x)
-    records = cupy.zeros(cfg.tiles * TRACE_WORDS, dtype=cupy.uint64)
+    records = cupy.zeros(cfg.tiles * layout.TRACE_WORDS, dtype=cupy.uint64)
     plain = float(np.median(time_us(prepare(variant, x, w, y, tile=tile), n)[0]))
     traced = float(np.median(time_us(prepare(variant, x, w, y, tile=tile, trace=records), n)[0]))
     return {"variant": variant, "n": n, "plain_us": plain, "traced_us": traced,
@@ -199,9 +211,10 @@ KEEP_SMS, KEEP_US = 8, 40.0    # what a recording keeps of the large-N traces
 
 def _first(records: np.ndarray, sms: int = KEEP_SMS, us: float = KEEP_US) -> np.ndarray:
     """The blocks of the first ``sms`` SMs that started within ``us`` of the launch."""
-    keep_sm = sorted(set(int(s) for s in records[:, 0]))[:sms]
-    t0 = records[:, 1].min()
-    return records[np.isin(records[:, 0], keep_sm) & (records[:, 1] - t0 <= us * 1e3)]
+    sm_of = records[:, layout.TRACE_SM]
+    starts = records[:, layout.TRACE_NS][:, _point("start")].astype(np.int64)
+    keep_sm = sorted(set(int(s) for s in sm_of))[:sms]
+    return records[np.isin(sm_of, keep_sm) & (starts - starts.min() <= us * 1e3)]
 
 
 def measure_all() -> dict:
@@ -218,21 +231,39 @@ def measure_all() -> dict:
     return result
 
 
-def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, str]:
-    """Live measurements on a GPU; without one, the recorded ones. The label says which."""
+@dataclass(frozen=True)
+class Source:
+    """Where measurements come from: ``text`` in full (what ``str()`` gives), ``short`` in a few
+    words, for a figure's title."""
+
+    text: str
+    short: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
+    """Live measurements on a GPU; without one, the recorded ones (kernels/recorded/NAME.json).
+    The :class:`Source` says which."""
     from .device import gpu_available
     if gpu_available():
         data = measure_all()
-        return data, f"measured live on {data['provenance']['device']}"
-    import json
-    data = json.loads((KERNEL_DIR / "recorded" / f"{recorded}.json").read_text())
+        live = f"measured live on {data['provenance']['device']}"
+        return data, Source(live, live)
+    from .recorded import load
+    data = load(recorded)
     p = data["provenance"]
-    return data, (f"RECORDED on {p['device']} (driver {p['driver']}, CuPy {p['cupy']}, "
-                  f"{p['date'][:10]}); no GPU here")
+    short = f"RECORDED on {p['device']}"
+    return data, Source(f"{short} (driver {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}); "
+                        "no GPU here", short)
 
 
 def records(data: dict, variant: str, which: str = "seed") -> np.ndarray:
-    return np.array(data["traces"][variant][which], dtype=np.uint64)
+    """The trace records of ``variant`` in ``data`` ("seed": Puzzle 28's size, every block;
+    "large": N = LARGE_N, the blocks ``_first`` keeps), one row of ``layout.TRACE_WORDS`` each."""
+    rows = np.array(data["traces"][variant][which], dtype=np.uint64)
+    return rows.reshape(-1, layout.TRACE_WORDS)
 
 
 if __name__ == "__main__":

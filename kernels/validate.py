@@ -43,6 +43,57 @@ def number(name: str, value, lo: float | None = None, hi: float | None = None,
     return value
 
 
+def warps(name: str, value, hi: int) -> int:
+    """A whole number of warps: a multiple of 32 from 32 to ``hi``."""
+    value = integer(name, value)
+    if value < 32 or value > hi or value % 32:
+        raise ValueError(f"{name} must be a multiple of 32 (a whole number of warps) from 32 to "
+                         f"{hi}, got {value}")
+    return value
+
+
+def rng_seed(name: str, value):
+    """What :func:`numpy.random.default_rng` takes, and no more: None (fresh entropy), an integer
+    >= 0, or a NumPy ``Generator``, ``BitGenerator`` or ``SeedSequence``."""
+    if value is None or isinstance(value, (np.random.Generator, np.random.BitGenerator,
+                                           np.random.SeedSequence)):
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be None, an integer >= 0 or a numpy.random.Generator, "
+                        f"got {type(value).__name__} {value!r}")
+    return integer(name, value, lo=0)
+
+
+def text(name: str, value) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {type(value).__name__} {value!r}")
+    return value
+
+
+def record(name: str, value, keys) -> dict:
+    """A dict (a recording, e.g. ``bench.load()``) that holds ``keys``."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{name} must be a dict (a recording such as bench.load()), "
+                        f"got {type(value).__name__}")
+    missing = [key for key in keys if key not in value]
+    if missing:
+        raise ValueError(f"{name} has no {', '.join(map(repr, missing))}: not such a recording")
+    return value
+
+
+def labelled(name: str, value, most: int) -> dict:
+    """A non-empty dict of at most ``most`` entries named by strings."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{name} must be a dict of name -> array, got {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{name} is empty: give at least one name -> array")
+    if len(value) > most:
+        raise ValueError(f"{name} holds {len(value)} entries: at most {most}")
+    if not all(isinstance(key, str) for key in value):
+        raise TypeError(f"{name}' names must be strings, got {list(value)!r}")
+    return value
+
+
 def flag(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")

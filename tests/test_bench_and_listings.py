@@ -1,42 +1,11 @@
-"""The benchmark's recorded results and helpers, the listings, and the explore widget."""
+"""The benchmark's command line and GPU timing, the listings, and the explore widget (the
+recorded results: test_recorded.py)."""
 
 import numpy as np
 import pytest
 
 import kernels
-from kernels import bench, explore, listing, plots, widgets
-
-
-@pytest.fixture(scope="module")
-def recorded():
-    return bench.load()
-
-
-def test_recorded_benchmark_names_its_device_and_method(recorded):
-    p = recorded["provenance"]
-    for key in ("device", "driver", "cupy", "date", "command", "compute_capability"):
-        assert p[key], key
-    assert p["backend"] == "gpu"
-    names = {r["name"] for r in recorded["rows"]}
-    assert set(bench.OURS) | {"copy"} <= names
-    for r in recorded["rows"]:
-        assert r["method"] in ("events", "graph")
-        assert r["ratio"] == pytest.approx(r["median_us"] / r["copy_us"])
-        assert r["gbps"] == pytest.approx(8 * r["n"] / r["median_us"] / 1e3)
-
-
-def test_recorded_benchmark_covers_the_sweep(recorded):
-    rows = recorded["rows"]
-    assert {r["n"] for r in rows} == {2**p for p in range(14, 29, 2)}
-    assert {r["k"] for r in rows} == {3, 5, 9, 31}
-    assert {r["config"]["stages"] for r in recorded["stage_sweep"]} == {1, 2, 3, 4}
-
-
-def test_table_and_plots_from_the_recording(recorded):
-    text = bench.table(recorded)
-    assert "copy" in text and "pipelined" in text
-    assert plots.plot_bandwidth(recorded, k=5).axes
-    assert plots.plot_stage_sweep(recorded).axes
+from kernels import bench, explore, listing, recorded, timing, widgets
 
 
 def test_diff_marks_what_changed():
@@ -75,18 +44,29 @@ def test_measure_on_the_gpu():
     assert all(r.median_us > 0 and r.copy_us > 0 for r in rows)
 
 
-def test_recorded_peers_were_timed_with_events(recorded):
-    """A CuPy graph capture does not record PyTorch's launches: peers are never graph-timed."""
-    assert all(r["method"] == "events" for r in recorded["rows"] if r["name"] in bench.PEERS)
+def test_bench_cli_prints_the_ncu_metrics(capsys):
+    bench.main(["--ncu-metrics"])
+    assert capsys.readouterr().out.strip() == ",".join(recorded.NCU_METRICS)
 
 
-def test_recorded_tuning_tried_both_schedules(recorded):
-    """Persistent blocks and one block per tile were both measured for each staged variant, and
-    the chosen configuration is the fastest tuning row of its variant."""
-    best = bench.best_by_schedule(recorded)
-    assert set(best) == {(v, p) for v in ("pipelined", "bulk") for p in (True, False)}
-    for variant in ("pipelined", "bulk"):
-        rows = [r for r in recorded["tuning"] if r["name"] == variant]
-        fastest = min(rows, key=lambda r: r["median_us"])["config"]
-        assert {k: fastest[k] for k in bench.TUNED} == recorded["configs"][variant]
-    assert all(r["config"]["persistent"] for r in recorded["stage_sweep"])
+def test_bench_cli_needs_a_gpu():
+    if kernels.gpu_available():
+        pytest.skip("this machine has a GPU: the benchmark would run")
+    with pytest.raises(SystemExit, match="the benchmark needs a GPU"):
+        bench.main(["--quick"])
+
+
+@pytest.mark.gpu
+def test_time_us_graphs_small_work_and_times_large_work_with_events():
+    """Both methods, for a plain function (the copy) and for a Launch (a callable object)."""
+    import cupy
+    for n, method in ((2**16, "graph"), (timing.GRAPH_BELOW, "events")):
+        x, w = (cupy.asarray(a) for a in kernels.random_inputs(n, 5, 0))
+        y = cupy.zeros_like(x)
+        times, used = timing.time_us(timing.copy_fn(x, y), n, n_repeat=20)
+        assert used == method and np.all(times > 0)
+        assert bool((y == x).all())
+        launch = kernels.prepare("async_halo", x, w, y)
+        times, used = timing.time_us(launch, n, n_repeat=20)
+        assert used == method and np.all(times > 0)
+        kernels.assert_correct(y, x.get(), w.get())

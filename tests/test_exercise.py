@@ -60,3 +60,19 @@ def test_wrong_answers_are_rejected_with_a_specific_message(mistake, expected):
     assert old in src
     with pytest.raises(exercise.ExerciseError, match=expected):
         exercise.check_async_halo(src.replace(old, new))
+
+
+def test_report_never_raises_and_says_what_is_missing():
+    """What the notebook prints: "Run all" must go on past an unfinished exercise."""
+    assert exercise.report(exercise.skeleton()).startswith("NOT YET: line 21 still says FILL IN")
+    bad = kernels.source("async_halo").replace("pipe.consumer_wait();", "pipe.consumer_wait(;")
+    verdict = exercise.report(bad)
+    assert verdict.startswith("NOT YET: it does not compile: line ") and "error" in verdict
+    assert "site-packages" not in verdict and "\n" not in verdict
+    assert exercise.report(kernels.source("async_halo")).startswith("PASSED: ")
+
+
+def test_a_comment_that_mentions_fill_in_is_not_a_marker():
+    """The skeleton's header says 'where it says FILL IN'; keeping it in an answer is fine."""
+    src = "// Complete it where it says FILL IN.\n" + kernels.source("async_halo")
+    assert exercise.report(src).startswith("PASSED: ")

@@ -1,9 +1,11 @@
 """The sync/async timeline model, and turning trace records into schedules."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
-from kernels import plots, timeline, widgets
+from kernels import layout, plots, timeline, widgets
 import kernels
 
 
@@ -62,15 +64,27 @@ def test_model_widget_offers_only_valid_values():
                     timeline.model("async", tile=tile, k=k, blocks_per_sm=blocks, bytes_per_cycle=bw)
 
 
+POINTS = len(layout.TRACE_POINTS)
+
+
 def synthetic_records(blocks=6, sms=2):
     """Fake trace records: block b on SM b % sms, phases 100 ns apart, two blocks per SM slot."""
-    rec = np.zeros((blocks, 13), np.uint64)
+    rec = np.zeros((blocks, layout.TRACE_WORDS), np.uint64)
     for b in range(blocks):
-        rec[b, 0] = b % sms
+        rec[b, layout.TRACE_SM] = b % sms
         start = 1_000_000 + 50 * b
-        rec[b, 1:7] = start + 100 * np.arange(6)
-        rec[b, 7:13] = 10_000 + 7 * b + 180 * np.arange(6)
+        rec[b, layout.TRACE_NS] = start + 100 * np.arange(POINTS)
+        rec[b, layout.TRACE_CYCLES] = 10_000 + 7 * b + 180 * np.arange(POINTS)
     return rec
+
+
+def test_trace_phases_run_between_consecutive_trace_points():
+    """Each measured phase goes from one trace point of the record layout to the next, in order,
+    and the phases are the model's."""
+    points = [(a, z) for _, a, z in timeline.TRACE_PHASES]
+    assert points == list(zip(layout.TRACE_POINTS, layout.TRACE_POINTS[1:]))
+    assert tuple(name for name, *_ in timeline.TRACE_PHASES) == timeline.PHASES
+    assert set(timeline.SEED_CYCLES) <= set(timeline.PHASES)
 
 
 def test_measured_schedule_from_records():
@@ -89,16 +103,44 @@ def test_measured_schedule_puts_overlapping_blocks_on_separate_lanes():
     assert len({b.lane for b in s.bars}) == 4
 
 
+def test_measured_schedule_keeps_the_first_sms_and_the_window():
+    rec = synthetic_records(blocks=8, sms=4)       # block b starts 50 b ns after block 0
+    s = timeline.measured_schedule(rec, "two SMs", max_sms=2)
+    assert {label.split(".")[0] for label in s.meta["labels"].values()} == {"SM 0", "SM 1"}
+    assert len(s.bars) == 4 * len(timeline.TRACE_PHASES)     # blocks 0, 1, 4, 5
+    early = timeline.measured_schedule(rec, "first 0.1 µs", max_sms=None, window_us=0.1)
+    assert len(early.bars) == 3 * len(timeline.TRACE_PHASES)  # blocks 0, 1, 2
+    assert "block" not in {f.name for f in dataclasses.fields(timeline.Bar)}
+
+
+def test_first_keeps_the_blocks_a_recording_keeps():
+    rec = synthetic_records(blocks=8, sms=4)
+    kept = timeline._first(rec, sms=2, us=0.2)
+    assert kept[:, layout.TRACE_SM].tolist() == [0, 1, 0]   # blocks 0, 1 and 4 (200 ns)
+    assert np.array_equal(timeline._first(rec, sms=4, us=1.0), rec)
+
+
+def test_records_come_back_in_the_record_layout():
+    rec = synthetic_records()
+    data = {"traces": {"async_halo": {"seed": rec.tolist(), "large": []}}}
+    assert np.array_equal(timeline.records(data, "async_halo"), rec)
+    assert timeline.records(data, "async_halo", "large").shape == (0, layout.TRACE_WORDS)
+
+
 def test_recorded_timelines_name_their_device():
-    data, label = timeline.load_or_measure()
+    data, source = timeline.load_or_measure()
     p = data["provenance"]
     assert p["backend"] == "gpu" and p["device"] and p["driver"] and p["cupy"] and p["date"]
+    assert source.short.endswith(p["device"]) and str(source).startswith(source.short)
     if not kernels.gpu_available():
-        assert label.startswith("RECORDED on")
+        assert source.short == f"RECORDED on {p['device']}"
+        assert str(source) == (f"RECORDED on {p['device']} (driver {p['driver']}, CuPy "
+                               f"{p['cupy']}, {p['date'][:10]}); no GPU here")
     for variant in timeline.TIMELINE_VARIANTS:
         seed = timeline.records(data, variant)
-        assert seed.shape == (64, 13)                  # one record per block at the seed config
-        assert np.all(np.diff(seed[:, 1:7].astype(np.int64), axis=1) >= 0)   # points in order
+        assert seed.shape == (kernels.PUZZLE28.blocks, layout.TRACE_WORDS)   # one per block
+        assert np.all(np.diff(seed[:, layout.TRACE_NS].astype(np.int64), axis=1) >= 0)   # in order
+        assert timeline.phase_cycles(seed) == data["cycles"][variant]
     assert data["timer"]["min_step_ns"] > 0
     assert {r["variant"] for r in data["overhead"]} == set(timeline.TIMELINE_VARIANTS)
 
@@ -106,8 +148,8 @@ def test_recorded_timelines_name_their_device():
 @pytest.mark.gpu
 def test_live_trace_is_consistent():
     rec = timeline.trace("async_halo")
-    assert rec.shape == (64, 13)
-    assert np.all(np.diff(rec[:, 1:7].astype(np.int64), axis=1) >= 0)
-    assert np.all(np.diff(rec[:, 7:13].astype(np.int64), axis=1) >= 0)
+    assert rec.shape == (kernels.PUZZLE28.blocks, layout.TRACE_WORDS)
+    assert np.all(np.diff(rec[:, layout.TRACE_NS].astype(np.int64), axis=1) >= 0)
+    assert np.all(np.diff(rec[:, layout.TRACE_CYCLES].astype(np.int64), axis=1) >= 0)
     with pytest.raises(ValueError, match="trace points"):
         timeline.trace("naive")

@@ -1,70 +1,516 @@
-"""Every documented bad input raises the documented error, before anything compiles or runs."""
+"""Every documented bad input raises the documented error, before anything compiles or runs.
+
+``CASES`` is the table: one row per bad input to a public function, with the error and a fragment
+of the message (which names the argument and the rule). Every row must raise from inside the
+``kernels`` package, before NumPy, CuPy or the compiler sees the input.
+"""
+
+import collections
+import tracemalloc
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import kernels
-from kernels import compile as kcompile, emulation
+from kernels import bench, compile as kcompile, emulation, explore, plots, timeline
+from kernels.halo import halo_cells
+from kernels.launch import gpu_target
 
+KERNELS_DIR = Path(kernels.__file__).resolve().parent
 X = np.arange(1000, dtype=np.float32) * 0.37 - 5
 W = np.array([0.25, -1.5, 2.0, 0.5, -0.75], dtype=np.float32)
+Y = kernels.reference(X, W).astype(np.float32)           # correct outputs for X, W
+HUGE = np.broadcast_to(np.float32(1), (2**31,))           # 2**31 elements, no memory
+RECORDED = bench.load()                                  # the recorded H200 benchmark
+ONES = {k: np.ones(k, np.float32) for k in (33, 64, 65, 3000, 4500, 12000)}
+
+
+def matrix(a):
+    """``np.asmatrix(a)``, without its PendingDeprecationWarning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        return np.asmatrix(a)
+
+
+def conv(**kwargs):
+    """kernels.conv1d on good inputs (the emulation backend), but for ``kwargs``."""
+    return kernels.conv1d, (), dict(x=X, w=W, variant="async_halo", tile=256,
+                                    backend="emulate") | kwargs
+
+
+def on(f, *args, **kwargs):
+    return f, args, kwargs
+
+
+E, LC, MT = kernels.emulate, kernels.launch_config, kernels.max_tile
+REF, EB, WO, AC, RI = (kernels.reference, kernels.error_bound, kernels.wrong_outputs,
+                       kernels.assert_correct, kernels.random_inputs)
+PEM, PB, PSS = plots.plot_error_map, plots.plot_bandwidth, plots.plot_stage_sweep
+DT = plots.draw_tiles
+MODEL, TOTALS, RUN = timeline.model, timeline.model_totals, explore.run
 
 CASES = [
-    # (description, kwargs for conv1d, error, message fragment)
-    ("x not an array", dict(x=list(X)), TypeError, "NumPy or CuPy array"),
-    ("x float64", dict(x=X.astype(np.float64)), TypeError, "x must be float32"),
-    ("x int32", dict(x=X.astype(np.int32)), TypeError, "x must be float32"),
-    ("w float16", dict(w=W.astype(np.float16)), TypeError, "w must be float32"),
-    ("x 2-D", dict(x=X.reshape(10, 100)), ValueError, "x must be 1-D"),
-    ("x 0-D", dict(x=np.array(3.0, np.float32)), ValueError, "x must be 1-D"),
-    ("x empty", dict(x=X[:0]), ValueError, "x is empty"),
-    ("w empty", dict(w=W[:0]), ValueError, "w is empty"),
-    ("w 2-D", dict(w=W.reshape(1, 5)), ValueError, "w must be 1-D"),
-    ("w longer than the tile", dict(w=np.ones(33, np.float32), tile=32), ValueError,
-     "longer than the tile"),
-    ("tile not a multiple of 32", dict(tile=100), ValueError, "multiple of 32"),
-    ("tile zero", dict(tile=0), ValueError, "multiple of 32"),
-    ("tile negative", dict(tile=-256), ValueError, "multiple of 32"),
-    ("tile not an int", dict(tile=256.0), TypeError, "tile must be an integer"),
-    ("tile a bool", dict(tile=True), TypeError, "tile must be an integer"),
-    ("tile over shared memory", dict(tile=12288), ValueError, "shared memory"),
-    ("threads not a multiple of 32", dict(threads=100), ValueError, "threads must be"),
-    ("threads over 1024", dict(threads=2048, tile=4096), ValueError, "threads must be"),
-    ("threads zero", dict(threads=0), ValueError, "threads must be"),
-    ("unknown variant", dict(variant="async"), ValueError, "unknown variant"),
-    ("unknown backend", dict(backend="cuda"), ValueError, "unknown backend"),
-    ("arch with the emulation", dict(backend="emulate", arch=75), ValueError, "arch"),
-    ("stages for a one-tile variant", dict(variant="async_halo", stages=2), ValueError,
+    # (description, (callable, args, kwargs), error, message fragment)
+    # --- kernels.conv1d ---
+    ("x not an array", conv(x=list(X)), TypeError, "NumPy or CuPy array"),
+    ("x float64", conv(x=X.astype(np.float64)), TypeError, "x must be float32"),
+    ("x int32", conv(x=X.astype(np.int32)), TypeError, "x must be float32"),
+    ("w float16", conv(w=W.astype(np.float16)), TypeError, "w must be float32"),
+    ("x 2-D", conv(x=X.reshape(10, 100)), ValueError, "x must be 1-D"),
+    ("x 0-D", conv(x=np.array(3.0, np.float32)), ValueError, "x must be 1-D"),
+    ("x empty", conv(x=X[:0]), ValueError, "x is empty"),
+    ("w empty", conv(w=W[:0]), ValueError, "w is empty"),
+    ("w 2-D", conv(w=W.reshape(1, 5)), ValueError, "w must be 1-D"),
+    ("w longer than the tile", conv(w=ONES[33], tile=32), ValueError, "longer than the tile"),
+    ("tile not a multiple of 32", conv(tile=100), ValueError, "multiple of 32"),
+    ("tile zero", conv(tile=0), ValueError, "multiple of 32"),
+    ("tile negative", conv(tile=-256), ValueError, "multiple of 32"),
+    ("tile not an int", conv(tile=256.0), TypeError, "tile must be an integer"),
+    ("tile a bool", conv(tile=True), TypeError, "tile must be an integer"),
+    ("tile over shared memory", conv(tile=12288), ValueError, "shared memory"),
+    ("threads not a multiple of 32", conv(threads=100), ValueError, "threads must be"),
+    ("threads over 1024", conv(threads=2048, tile=4096), ValueError, "threads must be"),
+    ("threads zero", conv(threads=0), ValueError, "threads must be"),
+    ("unknown variant", conv(variant="async"), ValueError, "unknown variant"),
+    ("unknown backend", conv(backend="cuda"), ValueError, "unknown backend"),
+    ("arch with the emulation", conv(backend="emulate", arch=75), ValueError, "arch"),
+    ("stages for a one-tile variant", conv(variant="async_halo", stages=2), ValueError,
      "stages applies to"),
-    ("stages zero", dict(variant="pipelined", stages=0), ValueError, "stages must be"),
-    ("stages nine", dict(variant="bulk", stages=9), ValueError, "stages must be"),
-    ("stages not an int", dict(variant="pipelined", stages=2.0), TypeError, "stages must be an integer"),
-    ("persistent for a one-tile variant", dict(variant="async_halo", persistent=False), ValueError,
-     "persistent applies to"),
-    ("persistent not a bool", dict(variant="bulk", persistent=1), TypeError, "persistent must be"),
-    ("vec4 with a long kernel", dict(variant="vec4", w=np.ones(65, np.float32)), ValueError,
-     "at most 64"),
-    ("bulk with a long kernel", dict(variant="bulk", w=np.ones(65, np.float32)), ValueError,
-     "at most 64"),
-    ("pipelined stages over shared memory", dict(variant="pipelined", tile=4096, stages=4),
+    ("stages zero", conv(variant="pipelined", stages=0), ValueError, "stages must be"),
+    ("stages nine", conv(variant="bulk", stages=9), ValueError, "stages must be"),
+    ("stages not an int", conv(variant="pipelined", stages=2.0), TypeError,
+     "stages must be an integer"),
+    ("persistent for a one-tile variant", conv(variant="async_halo", persistent=False),
+     ValueError, "persistent applies to"),
+    ("persistent not a bool", conv(variant="bulk", persistent=1), TypeError, "persistent must be"),
+    ("vec4 with a long kernel", conv(variant="vec4", w=ONES[65]), ValueError, "at most 64"),
+    ("bulk with a long kernel", conv(variant="bulk", w=ONES[65]), ValueError, "at most 64"),
+    ("pipelined stages over shared memory", conv(variant="pipelined", tile=4096, stages=4),
      ValueError, "shared memory"),
+    ("x complex64", conv(x=X.astype(np.complex64)), TypeError, "complex numbers are not supported"),
+    ("w complex128", conv(w=W.astype(np.complex128)), TypeError,
+     "complex numbers are not supported"),
+    ("x bool", conv(x=X > 0), TypeError, "x must be float32, got bool"),
+    ("w bool", conv(w=W > 0), TypeError, "w must be float32, got bool"),
+    ("x object dtype", conv(x=X.astype(object)), TypeError, "x must be float32"),
+    ("x big-endian float32", conv(x=X.astype(">f4")), TypeError, "x must be float32"),
+    ("x masked array", conv(x=np.ma.masked_less(X, 0)), TypeError, "x is a masked array"),
+    ("w masked array", conv(w=np.ma.masked_array(W)), TypeError, "w is a masked array"),
+    ("x numpy.matrix", conv(x=matrix(X)), TypeError, "x is a numpy.matrix"),
+    ("w numpy.matrix", conv(w=matrix(W)), TypeError, "w is a numpy.matrix"),
+    ("x None", conv(x=None), TypeError, "x must be a NumPy or CuPy array"),
+    ("x a tuple", conv(x=tuple(X)), TypeError, "x must be a NumPy or CuPy array"),
+    ("w a float", conv(w=0.5), TypeError, "w must be a NumPy or CuPy array"),
+    ("w a NumPy scalar", conv(w=np.float32(0.5)), TypeError, "w must be a NumPy or CuPy array"),
+    ("x a column", conv(x=X[:, None]), ValueError, "x must be 1-D"),
+    ("w 0-D", conv(w=np.array(1.0, np.float32)), ValueError, "w must be 1-D"),
+    ("variant typo", conv(variant="asynchalo"), ValueError, "did you mean 'async_halo'"),
+    ("variant capitalised", conv(variant="Tiled_Sync"), ValueError, "did you mean 'tiled_sync'"),
+    ("variant not a string", conv(variant=None), TypeError, "variant must be a string"),
+    ("backend typo", conv(backend="emulat"), ValueError, "did you mean 'emulate'"),
+    ("backend upper case", conv(backend="GPU"), ValueError, "did you mean 'gpu'"),
+    ("backend not a string", conv(backend=1), TypeError, "backend must be a string"),
+    ("arch below 75", conv(arch=70), ValueError, "arch must be at least 75"),
+    ("arch below 75, auto backend", conv(arch=60, backend="auto"), ValueError,
+     "arch must be at least 75"),
+    ("arch a string", conv(arch="sm_90"), TypeError, "arch must be an integer"),
+    ("arch a float", conv(arch=7.5), TypeError, "arch must be an integer"),
+    ("tile over 65536", conv(tile=2**17), ValueError, "tile must be a multiple of 32"),
+    ("tile huge", conv(tile=2**40), ValueError, "to 65536, got 1099511627776"),
+    ("tile a string", conv(tile="256"), TypeError, "tile must be an integer"),
+    ("tile None", conv(tile=None), TypeError, "tile must be an integer"),
+    ("tile a NumPy float", conv(tile=np.float32(256)), TypeError, "tile must be an integer"),
+    ("threads a float", conv(threads=128.0), TypeError, "threads must be an integer"),
+    ("threads negative", conv(threads=-32), ValueError, "threads must be"),
+    ("threads a bool", conv(threads=True), TypeError, "threads must be an integer"),
+    ("vec4 threads off a warp", conv(variant="vec4", threads=48), ValueError, "threads must be"),
+    ("n over the 32-bit limit", conv(x=HUGE), ValueError, "n must be from 1 to .*32-bit"),
+    ("stages negative", conv(variant="pipelined", stages=-1), ValueError,
+     "stages must be from 1 to 8"),
+    ("stages a bool", conv(variant="pipelined", stages=True), TypeError,
+     "stages must be an integer"),
+    ("stages for naive", conv(variant="naive", stages=1), ValueError, "stages applies to"),
+    ("persistent a string", conv(variant="pipelined", persistent="yes"), TypeError,
+     "persistent must be True or False"),
+    ("persistent for vec4", conv(variant="vec4", persistent=True), ValueError,
+     "persistent applies to"),
+    ("pipelined with a long kernel", conv(variant="pipelined", w=ONES[65]), ValueError,
+     "at most 64"),
+    ("no tile fits the taps", conv(variant="tiled_sync", w=ONES[12000], tile=12288), ValueError,
+     "no tile fits 12000 taps"),
+    ("shared-memory advice", conv(variant="tiled_sync", w=ONES[3000], tile=8192), ValueError,
+     "largest tile for 3000 taps is 6272"),
+    ("shared-memory advice never below K", conv(variant="tiled_sync", w=ONES[4500], tile=8192),
+     ValueError, "no tile fits 4500 taps"),
+    ("bulk 8 stages over shared memory", conv(variant="bulk", tile=8192, stages=8), ValueError,
+     "shared memory"),
+    # --- kernels.prepare (what is checked before CuPy arrays are needed) ---
+    ("prepare: x a NumPy array", on(kernels.prepare, "async_halo", X, W, Y), TypeError,
+     "x must be a CuPy array"),
+    ("prepare: x a list", on(kernels.prepare, "async_halo", list(X), W, Y), TypeError,
+     "x must be a CuPy array"),
+    ("prepare: variant typo", on(kernels.prepare, "pipelind", X, W, Y), ValueError,
+     "did you mean 'pipelined'"),
+    ("prepare: variant None", on(kernels.prepare, None, X, W, Y), TypeError,
+     "variant must be a string"),
+    ("prepare: arch below 75", on(kernels.prepare, "async_halo", X, W, Y, arch=70), ValueError,
+     "arch must be at least 75"),
+    ("prepare: arch a string", on(kernels.prepare, "async_halo", X, W, Y, arch="75"), TypeError,
+     "arch must be an integer"),
+    ("prepare: jitter a string", on(kernels.prepare, "async_halo", X, W, Y, jitter="yes"),
+     TypeError, "jitter must be True or False"),
+    ("prepare: src bytes", on(kernels.prepare, "async_halo", X, W, Y, src=b"__global__"),
+     TypeError, r"src \(CUDA source text\) must be a string"),
+    # --- kernels.emulate ---
+    ("emulate: x float64", on(E, "async_halo", X.astype(np.float64), W), TypeError,
+     "x must be float32"),
+    ("emulate: w float64", on(E, "async_halo", X, W.astype(np.float64)), TypeError,
+     "w must be float32"),
+    ("emulate: x complex", on(E, "naive", X.astype(np.complex64), W), TypeError,
+     "complex numbers are not supported"),
+    ("emulate: x int16", on(E, "naive", X.astype(np.int16), W), TypeError, "x must be float32"),
+    ("emulate: x bool", on(E, "naive", X > 0, W), TypeError, "x must be float32, got bool"),
+    ("emulate: x masked", on(E, "naive", np.ma.masked_less(X, 0), W), TypeError,
+     "x is a masked array"),
+    ("emulate: w matrix", on(E, "naive", X, matrix(W)), TypeError, "w is a numpy.matrix"),
+    ("emulate: x a list", on(E, "naive", list(X), W), TypeError, "x must be a NumPy"),
+    ("emulate: x 2-D", on(E, "naive", X.reshape(10, 100), W), ValueError, "x must be 1-D"),
+    ("emulate: w empty", on(E, "naive", X, W[:0]), ValueError, "w is empty"),
+    ("emulate: variant typo", on(E, "naiv", X, W), ValueError, "did you mean 'naive'"),
+    ("emulate: variant None", on(E, None, X, W), TypeError, "variant must be a string"),
+    ("emulate: tile 100", on(E, "naive", X, W, tile=100), ValueError, "multiple of 32"),
+    ("emulate: tile a float", on(E, "naive", X, W, tile=256.0), TypeError,
+     "tile must be an integer"),
+    ("emulate: tile over shared memory", on(E, "async_halo", X, W, tile=12288), ValueError,
+     "shared memory"),
+    ("emulate: vec4 with 65 taps", on(E, "vec4", X, ONES[65]), ValueError, "at most 64"),
+    ("emulate: taps longer than the tile", on(E, "naive", X, ONES[64], tile=32), ValueError,
+     "longer than the tile"),
+    # --- kernels.reference, error_bound ---
+    ("reference: x float64", on(REF, X.astype(np.float64), W), TypeError, "x must be float32"),
+    ("reference: w float64", on(REF, X, W.astype(np.float64)), TypeError, "w must be float32"),
+    ("reference: x int64", on(REF, X.astype(np.int64), W), TypeError, "x must be float32"),
+    ("reference: x complex", on(REF, X.astype(np.complex64), W), TypeError,
+     "complex numbers are not supported"),
+    ("reference: x bool", on(REF, X > 0, W), TypeError, "x must be float32, got bool"),
+    ("reference: w a list", on(REF, X, list(W)), TypeError, "w must be a NumPy or CuPy array"),
+    ("reference: x None", on(REF, None, W), TypeError, "x must be a NumPy or CuPy array"),
+    ("reference: x masked", on(REF, np.ma.masked_less(X, 0), W), TypeError,
+     "x is a masked array"),
+    ("reference: w matrix", on(REF, X, matrix(W)), TypeError, "w is a numpy.matrix"),
+    ("reference: x 2-D", on(REF, X.reshape(10, 100), W), ValueError, "x must be 1-D"),
+    ("reference: w empty", on(REF, X, W[:0]), ValueError, "w is empty"),
+    ("error_bound: x float64", on(EB, X.astype(np.float64), W), TypeError, "x must be float32"),
+    ("error_bound: w complex", on(EB, X, W.astype(np.complex64)), TypeError,
+     "complex numbers are not supported"),
+    ("error_bound: x a list", on(EB, list(X), W), TypeError, "x must be a NumPy or CuPy array"),
+    ("error_bound: w empty", on(EB, X, W[:0]), ValueError, "w is empty"),
+    ("error_bound: x masked", on(EB, np.ma.masked_less(X, 0), W), TypeError,
+     "x is a masked array"),
+    # --- kernels.wrong_outputs, assert_correct ---
+    ("wrong_outputs: y float64", on(WO, Y.astype(np.float64), X, W), TypeError,
+     "y must be float32"),
+    ("wrong_outputs: y complex", on(WO, Y.astype(np.complex64), X, W), TypeError,
+     "y must be float32"),
+    ("wrong_outputs: y int32", on(WO, Y.astype(np.int32), X, W), TypeError, "y must be float32"),
+    ("wrong_outputs: y bool", on(WO, Y > 0, X, W), TypeError, "y must be float32"),
+    ("wrong_outputs: y too short", on(WO, Y[:10], X, W), ValueError,
+     r"y must have shape \(1000,\)"),
+    ("wrong_outputs: y a column", on(WO, Y[:, None], X, W), ValueError,
+     "y must (be 1-D|have shape)"),
+    ("wrong_outputs: y empty", on(WO, Y[:0], X, W), ValueError, "y is empty|y must have shape"),
+    ("wrong_outputs: y a list", on(WO, list(Y), X, W), TypeError,
+     "y must be a NumPy or CuPy array"),
+    ("wrong_outputs: y None", on(WO, None, X, W), TypeError, "y must be a NumPy or CuPy array"),
+    ("wrong_outputs: y masked", on(WO, np.ma.masked_array(Y), X, W), TypeError,
+     "y is a masked array"),
+    ("wrong_outputs: y matrix", on(WO, matrix(Y), X, W), TypeError, "y is a numpy.matrix"),
+    ("wrong_outputs: x float64", on(WO, Y, X.astype(np.float64), W), TypeError,
+     "x must be float32"),
+    ("wrong_outputs: w complex", on(WO, Y, X, W.astype(np.complex64)), TypeError,
+     "complex numbers are not supported"),
+    ("assert_correct: y float64", on(AC, Y.astype(np.float64), X, W), TypeError,
+     "y must be float32"),
+    ("assert_correct: y too long", on(AC, np.append(Y, Y[:1]), X, W), ValueError,
+     r"y must have shape \(1000,\)"),
+    ("assert_correct: x complex", on(AC, Y, X.astype(np.complex64), W), TypeError,
+     "complex numbers are not supported"),
+    ("assert_correct: y None", on(AC, None, X, W), TypeError, "y must be a NumPy or CuPy array"),
+    ("assert_correct: what not a string", on(AC, Y, X, W, what=5), TypeError,
+     "what must be a string"),
+    # --- kernels.max_tile ---
+    ("max_tile: no tile fits 20000 taps", on(MT, 20000), ValueError, "no tile fits 20000 taps"),
+    ("max_tile: k negative", on(MT, -3), ValueError, r"k \(taps\) must be at least 1"),
+    ("max_tile: k zero", on(MT, 0), ValueError, r"k \(taps\) must be at least 1"),
+    ("max_tile: vec4 65 taps", on(MT, 65, "vec4"), ValueError, "at most 64"),
+    ("max_tile: pipelined 65 taps", on(MT, 65, "pipelined"), ValueError, "at most 64"),
+    ("max_tile: bulk 65 taps", on(MT, 65, "bulk"), ValueError, "at most 64"),
+    ("max_tile: naive, more taps than any tile", on(MT, 70000, "naive"), ValueError,
+     "no tile fits 70000 taps"),
+    ("max_tile: k a float", on(MT, 5.0), TypeError, r"k \(taps\) must be an integer"),
+    ("max_tile: k a bool", on(MT, True), TypeError, r"k \(taps\) must be an integer"),
+    ("max_tile: k None", on(MT, None), TypeError, r"k \(taps\) must be an integer"),
+    ("max_tile: variant typo", on(MT, 5, "asynchalo"), ValueError, "did you mean 'async_halo'"),
+    ("max_tile: stages for async_halo", on(MT, 5, "async_halo", 2), ValueError,
+     "stages applies to"),
+    ("max_tile: stages zero", on(MT, 5, "pipelined", 0), ValueError, "stages must be from 1 to 8"),
+    ("max_tile: stages nine", on(MT, 5, "bulk", 9), ValueError, "stages must be from 1 to 8"),
+    # --- kernels.launch_config ---
+    ("launch_config: n zero", on(LC, 0, 5), ValueError, "n must be from 1 to"),
+    ("launch_config: n negative", on(LC, -5, 5), ValueError, "n must be from 1 to"),
+    ("launch_config: n a float", on(LC, 1000.0, 5), TypeError, "n must be an integer"),
+    ("launch_config: n None", on(LC, None, 5), TypeError, "n must be an integer"),
+    ("launch_config: n a bool", on(LC, True, 5), TypeError, "n must be an integer"),
+    ("launch_config: n 2**31", on(LC, 2**31, 5), ValueError, "n must be .*32-bit"),
+    ("launch_config: k zero", on(LC, 1000, 0), ValueError, r"k \(taps\) must be at least 1"),
+    ("launch_config: k a string", on(LC, 1000, "5"), TypeError, r"k \(taps\) must be an integer"),
+    ("launch_config: k over the tile", on(LC, 1000, 33, 32), ValueError, "longer than the tile"),
+    ("launch_config: tile 33", on(LC, 1000, 5, 33), ValueError, "tile must be a multiple of 32"),
+    ("launch_config: tile 2**20", on(LC, 1000, 5, 2**20), ValueError, "to 65536, got 1048576"),
+    ("launch_config: threads 16", on(LC, 1000, 5, 256, 16), ValueError, "threads must be"),
+    ("launch_config: threads 1056", on(LC, 1000, 5, 2048, 1056), ValueError, "threads must be"),
+    ("launch_config: variant typo", on(LC, 1000, 5, variant="tiled"), ValueError,
+     "did you mean 'tiled_sync'"),
+    ("launch_config: stages a string", on(LC, 1000, 5, variant="pipelined", stages="4"),
+     TypeError, "stages must be an integer"),
+    ("launch_config: persistent 0", on(LC, 1000, 5, variant="pipelined", persistent=0),
+     TypeError, "persistent must be True or False"),
+    ("launch_config: persistent for async_halo", on(LC, 1000, 5, persistent=True), ValueError,
+     "persistent applies to"),
+    ("launch_config: 8 stages over shared memory",
+     on(LC, 10**6, 5, 8192, variant="pipelined", stages=8), ValueError, "shared memory"),
+    ("launch_config: vec4 65 taps", on(LC, 1000, 65, variant="vec4"), ValueError, "at most 64"),
+    # --- kernels.random_inputs ---
+    ("random_inputs: n zero", on(RI, 0, 5), ValueError, "n must be from 1 to"),
+    ("random_inputs: n negative", on(RI, -1, 5), ValueError, "n must be from 1 to"),
+    ("random_inputs: n a float", on(RI, 100.0, 5), TypeError, "n must be an integer"),
+    ("random_inputs: n a string", on(RI, "100", 5), TypeError, "n must be an integer"),
+    ("random_inputs: n past the kernels' limit", on(RI, 2**40, 5), ValueError,
+     "n must be from 1 to"),
+    ("random_inputs: k zero", on(RI, 100, 0), ValueError, r"k \(taps\) must be from 1 to"),
+    ("random_inputs: k None", on(RI, 100, None), TypeError, r"k \(taps\) must be an integer"),
+    ("random_inputs: k over the largest tile", on(RI, 100, 2**17), ValueError,
+     r"k \(taps\) must be from 1 to 65536"),
+    ("random_inputs: seed negative", on(RI, 100, 5, -1), ValueError, "seed must be at least 0"),
+    ("random_inputs: seed a string", on(RI, 100, 5, "abc"), TypeError, "seed must be None"),
+    ("random_inputs: seed a float", on(RI, 100, 5, 1.5), TypeError, "seed must be None"),
+    ("random_inputs: seed a bool", on(RI, 100, 5, True), TypeError, "seed must be None"),
+    # --- kernels.halo.halo_cells ---
+    ("halo_cells: n zero", on(halo_cells, 0, 32, 5), ValueError, "n must be from 1 to"),
+    ("halo_cells: n a float", on(halo_cells, 100.0, 32, 5), TypeError, "n must be an integer"),
+    ("halo_cells: tile 100", on(halo_cells, 100, 100, 5), ValueError,
+     "tile must be a multiple of 32"),
+    ("halo_cells: tile a string", on(halo_cells, 100, "32", 5), TypeError,
+     "tile must be an integer"),
+    ("halo_cells: k zero", on(halo_cells, 100, 32, 0), ValueError,
+     r"k \(taps\) must be at least 1"),
+    ("halo_cells: k over the tile", on(halo_cells, 100, 32, 33), ValueError,
+     "longer than the tile"),
+    ("halo_cells: k None", on(halo_cells, 100, 32, None), TypeError,
+     r"k \(taps\) must be an integer"),
+    ("halo_cells: tile over shared memory", on(halo_cells, 100, 12288, 5), ValueError,
+     "shared memory"),
+    # --- plots.draw_tiles ---
+    ("draw_tiles: n zero", on(DT, 0, 32, 5), ValueError, "n must be from 1 to"),
+    ("draw_tiles: tile 48", on(DT, 100, 48, 5), ValueError, "tile must be a multiple of 32"),
+    ("draw_tiles: k over the tile", on(DT, 100, 32, 40), ValueError, "longer than the tile"),
+    ("draw_tiles: k a float", on(DT, 100, 32, 5.0), TypeError, r"k \(taps\) must be an integer"),
+    ("draw_tiles: a million cells", on(DT, 10**6, 32, 5), ValueError,
+     "draw_tiles draws every cell"),
+    ("draw_tiles: two tiles of 4096", on(DT, 5000, 4096, 5), ValueError,
+     "draw_tiles draws every cell"),
+    # --- plots.plot_error_map ---
+    ("plot_error_map: outputs empty", on(PEM, {}, X, W, 256), ValueError, "outputs is empty"),
+    ("plot_error_map: outputs a list", on(PEM, [Y], X, W, 256), TypeError,
+     "outputs must be a dict"),
+    ("plot_error_map: outputs None", on(PEM, None, X, W, 256), TypeError,
+     "outputs must be a dict"),
+    ("plot_error_map: output float64", on(PEM, {"a": Y.astype(np.float64)}, X, W, 256),
+     TypeError, r"outputs\['a'\] must be float32"),
+    ("plot_error_map: output complex", on(PEM, {"a": Y.astype(np.complex64)}, X, W, 256),
+     TypeError, "complex numbers are not supported"),
+    ("plot_error_map: output bool", on(PEM, {"a": Y > 0}, X, W, 256), TypeError,
+     r"outputs\['a'\] must be float32"),
+    ("plot_error_map: output too short", on(PEM, {"a": Y[:10]}, X, W, 256), ValueError,
+     r"outputs\['a'\] must have shape \(1000,\)"),
+    ("plot_error_map: output a column", on(PEM, {"a": Y[:, None]}, X, W, 256), ValueError,
+     r"outputs\['a'\] must be 1-D"),
+    ("plot_error_map: output a list", on(PEM, {"a": list(Y)}, X, W, 256), TypeError,
+     "must be a NumPy or CuPy array"),
+    ("plot_error_map: output masked", on(PEM, {"a": np.ma.masked_array(Y)}, X, W, 256),
+     TypeError, "is a masked array"),
+    ("plot_error_map: name not a string", on(PEM, {1: Y}, X, W, 256), TypeError,
+     "names must be strings"),
+    ("plot_error_map: more outputs than markers", on(PEM, {str(i): Y for i in range(5)}, X, W,
+                                                     256), ValueError, "at most 4"),
+    ("plot_error_map: tile 100", on(PEM, {"a": Y}, X, W, 100), ValueError,
+     "tile must be a multiple of 32"),
+    ("plot_error_map: tile zero", on(PEM, {"a": Y}, X, W, 0), ValueError,
+     "tile must be a multiple of 32"),
+    ("plot_error_map: tile a string", on(PEM, {"a": Y}, X, W, "256"), TypeError,
+     "tile must be an integer"),
+    ("plot_error_map: tile None", on(PEM, {"a": Y}, X, W, None), TypeError,
+     "tile must be an integer"),
+    ("plot_error_map: x float64", on(PEM, {"a": Y}, X.astype(np.float64), W, 256), TypeError,
+     "x must be float32"),
+    ("plot_error_map: w a list", on(PEM, {"a": Y}, X, list(W), 256), TypeError,
+     "w must be a NumPy or CuPy array"),
+    # --- plots.plot_bandwidth, plot_stage_sweep ---
+    ("plot_bandwidth: k not recorded", on(PB, RECORDED, 7), ValueError, "3, 5, 9, 31"),
+    ("plot_bandwidth: k a string", on(PB, RECORDED, "5"), TypeError,
+     r"k \(taps\) must be an integer"),
+    ("plot_bandwidth: k a float", on(PB, RECORDED, 5.0), TypeError,
+     r"k \(taps\) must be an integer"),
+    ("plot_bandwidth: k None", on(PB, RECORDED, None), TypeError, r"k \(taps\) must be an integer"),
+    ("plot_bandwidth: result None", on(PB, None), TypeError, "result must be a dict"),
+    ("plot_bandwidth: result a list", on(PB, RECORDED["rows"]), TypeError,
+     "result must be a dict"),
+    ("plot_bandwidth: result without rows", on(PB, {"provenance": {}}), ValueError,
+     "result has no 'rows'"),
+    ("plot_bandwidth: label not a string", on(PB, RECORDED, 5, 5), TypeError,
+     "label must be a string"),
+    ("plot_stage_sweep: no stage_sweep",
+     on(PSS, {k: v for k, v in RECORDED.items() if k != "stage_sweep"}), ValueError,
+     "result has no 'stage_sweep'"),
+    ("plot_stage_sweep: empty stage_sweep", on(PSS, RECORDED | {"stage_sweep": []}), ValueError,
+     r"result\['stage_sweep'\] is empty"),
+    ("plot_stage_sweep: result None", on(PSS, None), TypeError, "result must be a dict"),
+    ("plot_stage_sweep: result a string", on(PSS, "h200_bench"), TypeError,
+     "result must be a dict"),
+    ("plot_stage_sweep: label not a string", on(PSS, RECORDED, None), TypeError,
+     "label must be a string"),
+    # --- timeline.model ---
+    ("model: mode typo", on(MODEL, "asyn"), ValueError, "did you mean 'async'"),
+    ("model: mode upper case", on(MODEL, "SYNC"), ValueError, "did you mean 'sync'"),
+    ("model: mode None", on(MODEL, None), TypeError, "mode must be a string"),
+    ("model: dram_latency negative", on(MODEL, dram_latency=-1), ValueError,
+     "dram_latency must be at least 0"),
+    ("model: dram_latency NaN", on(MODEL, dram_latency=float("nan")), ValueError,
+     "dram_latency must be finite"),
+    ("model: dram_latency inf", on(MODEL, dram_latency=float("inf")), ValueError,
+     "dram_latency must be finite"),
+    ("model: dram_latency a string", on(MODEL, dram_latency="500"), TypeError,
+     "dram_latency must be a real number"),
+    ("model: dram_latency a bool", on(MODEL, dram_latency=True), TypeError,
+     "dram_latency must be a real number"),
+    ("model: weight_latency negative", on(MODEL, weight_latency=-5), ValueError,
+     "weight_latency must be at least 0"),
+    ("model: weight_latency None", on(MODEL, weight_latency=None), TypeError,
+     "weight_latency must be a real number"),
+    ("model: compute zero", on(MODEL, compute=0), ValueError, "compute must be greater than 0"),
+    ("model: compute negative", on(MODEL, compute=-50), ValueError,
+     "compute must be greater than 0"),
+    ("model: compute NaN", on(MODEL, compute=np.nan), ValueError, "compute must be finite"),
+    ("model: compute a bool", on(MODEL, compute=True), TypeError, "compute must be a real number"),
+    ("model: tile a string", on(MODEL, tile="256"), TypeError, "tile must be an integer"),
+    ("model: tile None", on(MODEL, tile=None), TypeError, "tile must be an integer"),
+    ("model: tile 2**20", on(MODEL, tile=2**20), ValueError, "tile must be a multiple of 32"),
+    ("model: k zero", on(MODEL, k=0), ValueError, r"k \(taps\) must be at least 1"),
+    ("model: k a float", on(MODEL, k=2.0), TypeError, r"k \(taps\) must be an integer"),
+    ("model: blocks_per_sm 65", on(MODEL, blocks_per_sm=65), ValueError,
+     "blocks_per_sm must be from 1 to 64"),
+    ("model: blocks_per_sm a million", on(MODEL, blocks_per_sm=10**6), ValueError,
+     "blocks_per_sm must be from 1 to 64"),
+    ("model: huge tile times many blocks", on(MODEL, tile=8192, blocks_per_sm=2**18),
+     ValueError, "blocks_per_sm must be from 1 to 64"),
+    ("model: blocks_per_sm a float", on(MODEL, blocks_per_sm=2.5), TypeError,
+     "blocks_per_sm must be an integer"),
+    ("model: blocks_per_sm a string", on(MODEL, blocks_per_sm="2"), TypeError,
+     "blocks_per_sm must be an integer"),
+    ("model: blocks_per_sm a bool", on(MODEL, blocks_per_sm=True), TypeError,
+     "blocks_per_sm must be an integer"),
+    ("model: bytes_per_cycle zero", on(MODEL, bytes_per_cycle=0), ValueError,
+     "bytes_per_cycle must be greater than 0"),
+    ("model: bytes_per_cycle negative", on(MODEL, bytes_per_cycle=-4.0), ValueError,
+     "bytes_per_cycle must be greater than 0"),
+    ("model: bytes_per_cycle inf", on(MODEL, bytes_per_cycle=float("inf")), ValueError,
+     "bytes_per_cycle must be finite"),
+    ("model: bytes_per_cycle NaN", on(MODEL, bytes_per_cycle=float("nan")), ValueError,
+     "bytes_per_cycle must be finite"),
+    ("model: bytes_per_cycle a string", on(MODEL, bytes_per_cycle="64"), TypeError,
+     "bytes_per_cycle must be a real number"),
+    # --- timeline.model_totals ---
+    ("model_totals: mode given", on(TOTALS, mode="sync"), TypeError,
+     "model_totals compares both modes"),
+    ("model_totals: dram_latency negative", on(TOTALS, dram_latency=-1), ValueError,
+     "dram_latency must be at least 0"),
+    ("model_totals: nothing to time", on(TOTALS, dram_latency=0, weight_latency=0, compute=0),
+     ValueError, "compute must be greater than 0"),
+    ("model_totals: bytes_per_cycle zero", on(TOTALS, bytes_per_cycle=0), ValueError,
+     "bytes_per_cycle must be greater than 0"),
+    ("model_totals: blocks_per_sm zero", on(TOTALS, blocks_per_sm=0), ValueError,
+     "blocks_per_sm must be from 1 to 64"),
+    ("model_totals: tile 100", on(TOTALS, tile=100), ValueError, "tile must be a multiple of 32"),
+    ("model_totals: unknown parameter", on(TOTALS, latency=5), TypeError,
+     "unexpected keyword argument 'latency'"),
+    # --- explore.run ---
+    ("explore.run: variant typo", on(RUN, "async-halo"), ValueError, "did you mean 'async_halo'"),
+    ("explore.run: variant None", on(RUN, None), TypeError, "variant must be a string"),
+    ("explore.run: n zero", on(RUN, n=0), ValueError, "n must be from 1 to"),
+    ("explore.run: n a float", on(RUN, n=1.5), TypeError, "n must be an integer"),
+    ("explore.run: n past the kernels' limit", on(RUN, n=2**40), ValueError,
+     "n must be from 1 to"),
+    ("explore.run: tile 100", on(RUN, tile=100), ValueError, "tile must be a multiple of 32"),
+    ("explore.run: tile a string", on(RUN, tile="128"), TypeError, "tile must be an integer"),
+    ("explore.run: k zero", on(RUN, k=0), ValueError, r"k \(taps\) must be at least 1"),
+    ("explore.run: k over the tile", on(RUN, tile=32, k=33), ValueError, "longer than the tile"),
+    ("explore.run: vec4 with 65 taps", on(RUN, "vec4", k=65), ValueError, "at most 64"),
+    ("explore.run: seed negative", on(RUN, seed=-1), ValueError, "seed must be at least 0"),
+    ("explore.run: seed a string", on(RUN, seed="x"), TypeError, "seed must be None"),
+    ("explore.run: timed a string", on(RUN, timed="yes"), TypeError,
+     "timed must be True or False"),
+    ("explore.run: timed 1", on(RUN, timed=1), TypeError, "timed must be True or False"),
+    # --- launch.gpu_target ---
+    ("gpu_target: arch below 75", on(gpu_target, "async_halo", 70), ValueError,
+     "arch must be at least 75"),
+    ("gpu_target: arch a string", on(gpu_target, "async_halo", "sm_90"), TypeError,
+     "arch must be an integer"),
+    ("gpu_target: variant typo", on(gpu_target, "bulkk"), ValueError, "did you mean 'bulk'"),
 ]
 
 
-@pytest.fixture(autouse=True)
+def function_name(call) -> str:
+    f = call[0]
+    return f"{f.__module__.removeprefix('kernels.')}.{f.__name__}"
+
+
+PUBLIC = ["launch.conv1d", "launch.prepare", "launch.gpu_target", "emulation.run",
+          "reference.reference", "reference.error_bound", "reference.wrong_outputs",
+          "reference.assert_correct", "reference.random_inputs", "geometry.max_tile",
+          "geometry.launch_config", "halo.halo_cells", "timeline.model", "timeline.model_totals",
+          "explore.run", "plots.draw_tiles", "plots.plot_error_map", "plots.plot_bandwidth",
+          "plots.plot_stage_sweep"]
+ROWS_PER_FUNCTION = collections.Counter(function_name(call) for _, call, _, _ in CASES)
+
+
+@pytest.fixture
 def nothing_runs(monkeypatch):
     """Fail loudly if a bad input gets as far as compiling or emulating."""
     def forbidden(*args, **kwargs):
-        raise AssertionError("validation let a bad input through to compile/launch")
+        raise AssertionError("validation let a bad input through to compile/launch/emulation")
     monkeypatch.setattr(kcompile, "compile_source", forbidden)
-    monkeypatch.setattr(emulation, "run", forbidden)
+    monkeypatch.setattr(emulation, "run", forbidden)      # conv1d's and explore.run's way in
+    monkeypatch.setattr(emulation, "_load", forbidden)    # kernels.emulate's, every variant
+    monkeypatch.setattr(emulation, "_store", forbidden)
 
 
-@pytest.mark.parametrize("what, kwargs, error, message", CASES, ids=[c[0] for c in CASES])
-def test_bad_input_raises(what, kwargs, error, message):
-    args = dict(x=X, w=W, variant="async_halo", tile=256, backend="emulate") | kwargs
-    with pytest.raises(error, match=message):
-        kernels.conv1d(**args)
+@pytest.mark.usefixtures("nothing_runs")
+@pytest.mark.parametrize("what, call, error, message", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_raises(what, call, error, message):
+    f, args, kwargs = call
+    with pytest.raises(error, match=message) as caught:
+        f(*args, **kwargs)
+    raised_in = Path(str(caught.traceback[-1].path)).resolve()
+    assert raised_in.is_relative_to(KERNELS_DIR), f"raised by {raised_in}, not by our checks"
+
+
+def test_the_table_covers_every_public_function():
+    assert len(CASES) >= 120
+    assert len({c[0] for c in CASES}) == len(CASES), "descriptions must be unique"
+    assert set(ROWS_PER_FUNCTION) == set(PUBLIC)
+    assert min(ROWS_PER_FUNCTION.values()) >= 3, ROWS_PER_FUNCTION
 
 
 @pytest.mark.parametrize("variant", [v for v in kernels.VARIANTS if v not in ("naive", "vec4")])
@@ -78,21 +524,115 @@ def test_largest_tile_is_accepted_and_one_more_warp_is_not(variant):
             kernels.launch_config(10**6, k, top + 32, variant=variant, stages=stages)
 
 
+@pytest.mark.parametrize("variant", ["tiled_sync", "puzzle28", "async_halo"])
+@pytest.mark.parametrize("k", [1, 5, 1000, 3000, 4000, 4095, 4096, 4097, 4500, 6000])
+def test_shared_memory_advice_is_never_a_tile_smaller_than_k(variant, k):
+    with pytest.raises(ValueError, match="shared memory") as caught:
+        kernels.launch_config(10**6, k, 65536, variant=variant)
+    advised = [int(t) for t in caught.value.args[0].split("taps is ")[1:]]
+    if advised:
+        assert advised[0] >= k and kernels.launch_config(10**6, k, advised[0], variant=variant)
+    else:
+        assert f"no tile fits {k} taps" in str(caught.value)
+        with pytest.raises(ValueError, match=f"no tile fits {k} taps"):
+            kernels.max_tile(k, variant)
+
+
 def test_default_stages_are_as_many_as_fit():
     assert kernels.launch_config(10**6, 5, 1024, variant="pipelined").stages == 4
     assert kernels.launch_config(10**6, 5, 4096, variant="pipelined").stages == 2
 
 
-def test_n_too_large_for_32_bit_indices():
-    with pytest.raises(ValueError, match="32-bit"):
-        kernels.launch_config(2**31, 5)
+def test_n_has_its_own_bound_whatever_the_tile():
+    from kernels.geometry import MAX_N
+    for tile in (32, 65536):
+        assert kernels.launch_config(MAX_N, 5, tile, variant="naive").n == MAX_N
+        with pytest.raises(ValueError, match="n must be from 1 to .*32-bit"):
+            kernels.launch_config(MAX_N + 1, 5, tile, variant="naive")
+    with pytest.raises(ValueError, match="tile must be a multiple of 32"):
+        kernels.launch_config(1000, 5, 2**17, variant="naive")
 
 
-def test_non_contiguous_input_is_copied(monkeypatch):
-    monkeypatch.undo()   # this one really runs
+def test_non_contiguous_input_is_copied():
     x = np.random.default_rng(3).standard_normal(2000, dtype=np.float32)[::2]
     assert not x.flags.c_contiguous
     kernels.assert_correct(kernels.conv1d(x, W, backend="emulate"), x, W)
+
+
+def test_memmap_is_accepted_and_a_plain_array_comes_back(tmp_path):
+    x = np.memmap(tmp_path / "x.f32", dtype=np.float32, mode="w+", shape=X.shape)
+    x[:] = X
+    y = kernels.conv1d(x, W, backend="emulate")
+    assert type(y) is np.ndarray
+    np.testing.assert_array_equal(y, kernels.conv1d(X, W, backend="emulate"))
+    np.testing.assert_array_equal(kernels.emulate("vec4", x, W), kernels.emulate("vec4", X, W))
+    np.testing.assert_array_equal(kernels.reference(x, W), kernels.reference(X, W))
+    assert kernels.wrong_outputs(y, x, W).size == 0
+
+
+@pytest.mark.parametrize("variant", [v for v in kernels.VARIANTS if v != "puzzle28"])
+def test_infinite_and_nan_inputs_match_the_reference(variant):
+    """Where the reference is inf, -inf or NaN, the emulated kernel gives the same value, and
+    that counts as correct."""
+    x = X.copy()
+    x[[10, 500]], x[300], x[700] = np.inf, -np.inf, np.nan
+    y = kernels.emulate(variant, x, W)
+    ref = kernels.reference(x, W)
+    assert np.isposinf(ref).any() and np.isneginf(ref).any() and np.isnan(ref).any()
+    assert kernels.wrong_outputs(y, x, W).size == 0
+    kernels.assert_correct(y, x, W)
+
+
+def test_a_non_finite_output_must_be_the_same_non_finite_value():
+    x = X.copy()
+    x[300], x[700] = -np.inf, np.nan
+    y = kernels.emulate("async_halo", x, W)
+    ref = kernels.reference(x, W)
+    neg_inf, nan = np.flatnonzero(np.isneginf(ref))[0], np.flatnonzero(np.isnan(ref))[0]
+    y[neg_inf], y[nan], y[0] = np.inf, 0.0, np.nan      # wrong sign, a number for NaN, unwritten
+    np.testing.assert_array_equal(kernels.wrong_outputs(y, x, W), sorted({0, neg_inf, nan}))
+
+
+@pytest.mark.parametrize("variant", kernels.VARIANTS)
+def test_chunked_emulation_equals_one_chunk_bit_for_bit(variant, monkeypatch):
+    x, w = kernels.random_inputs(10_000, 9, 5)
+    x[[17, 4000]] = np.inf, np.nan
+    monkeypatch.setattr(emulation, "CHUNK_OUTPUTS", 2**30)
+    whole = kernels.emulate(variant, x, w, tile=256)
+    monkeypatch.setattr(emulation, "CHUNK_OUTPUTS", 3 * 256)       # 3 blocks a chunk, 40 blocks
+    chunked = kernels.emulate(variant, x, w, tile=256)
+    np.testing.assert_array_equal(chunked.view(np.uint32), whole.view(np.uint32))
+
+
+def test_emulation_memory_is_bounded():
+    """x and y of 2**22 floats are 32 MB; the emulation's temporaries stay within a few chunks."""
+    x, w = kernels.random_inputs(2**22, 63, 0)
+    tracemalloc.start()
+    try:
+        y = kernels.emulate("vec4", x, w, tile=256)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert y.shape == x.shape
+    assert peak < 200 * 2**20, f"peak {peak / 2**20:.0f} MB"
+
+
+def test_good_values_of_every_kind_are_accepted():
+    assert kernels.random_inputs(np.int64(10), np.int32(3), np.random.default_rng(1))[0].size == 10
+    assert kernels.random_inputs(10, 3, np.random.SeedSequence(1))[1].size == 3
+    a = timeline.model_totals(dram_latency=np.float32(500), weight_latency=100, compute=50.0,
+                              tile=np.int64(256), blocks_per_sm=np.int8(2), bytes_per_cycle=64)
+    b = timeline.model_totals(dram_latency=500, weight_latency=100, compute=50, tile=256,
+                              blocks_per_sm=2, bytes_per_cycle=64.0)
+    assert a == b
+    assert timeline.model(dram_latency=0, weight_latency=0).total == 50
+    assert kernels.max_tile(64, "vec4") == 65536 and kernels.max_tile(np.int64(5)) == 12256
+    for k in (3, 5, 9, 31):
+        assert plots.plot_bandwidth(RECORDED, np.int64(k), "recorded").axes
+    assert plots.plot_error_map({"a": Y, "b": Y, "c": Y, "d": Y}, X, W, np.int64(256)).axes
+    assert len(halo_cells(np.int64(100), 32, 5)) == 4 * 4
+    r = explore.run("naive", n=1000, tile=64, k=9, seed=np.random.default_rng(0), timed=False)
+    assert r.wrong == 0
 
 
 def test_gpu_backend_without_gpu_is_a_clear_error():
@@ -107,3 +647,84 @@ def test_launch_geometry_at_seed_config():
     cfg = kernels.launch_config(p.n, p.k, p.tile, p.threads)
     assert (cfg.tiles, cfg.threads, cfg.halo) == (64, 256, 2)
     assert cfg.shared_bytes == 4 * (256 + 4 + 5)   # async_halo: tile + halos + weights
+
+
+# --- on a GPU: what prepare checks of CuPy arrays ------------------------------------------
+
+def _sharing(cp, left: int, right: int):
+    """Two float32 views of one allocation, of ``left`` and ``right`` elements, sharing one."""
+    buf = cp.empty(left + right - 1, cp.float32)
+    return buf[:left], buf[left - 1:]
+
+
+GPU_CASES = [
+    # (description, (cupy, x, w, y) -> prepare's (args, kwargs), error, message fragment)
+    ("y is x", lambda cp, x, w, y: (("async_halo", x, w, x), {}), ValueError, "y overlaps x"),
+    ("y overlaps x", lambda cp, x, w, y: (lambda a, b: (("async_halo", a, w, b), {}))(
+        *_sharing(cp, 1000, 1000)), ValueError, "y overlaps x"),
+    ("y overlaps w", lambda cp, x, w, y: (lambda a, b: (("async_halo", x, a, b), {}))(
+        *_sharing(cp, 5, 1000)), ValueError, "y overlaps w"),
+    ("y a reversed view of x", lambda cp, x, w, y: (("async_halo", x, w, x[::-1]), {}),
+     ValueError, "y must be contiguous"),
+    ("y float64", lambda cp, x, w, y: (("async_halo", x, w, y.astype(cp.float64)), {}),
+     TypeError, "y must be float32"),
+    ("y too short", lambda cp, x, w, y: (("async_halo", x, w, y[:999]), {}), ValueError,
+     r"y must have shape \(1000,\)"),
+    ("x NumPy, w and y CuPy", lambda cp, x, w, y: (("async_halo", X, w, y), {}), TypeError,
+     "x must be a CuPy array"),
+    ("x complex", lambda cp, x, w, y: (("async_halo", x.astype(cp.complex64), w, y), {}),
+     TypeError, "complex numbers are not supported"),
+    ("w 2-D", lambda cp, x, w, y: (("async_halo", x, w[None, :], y), {}), ValueError,
+     "w must be 1-D"),
+    ("x not contiguous", lambda cp, x, w, y: (("async_halo", cp.repeat(x, 2)[::2], w, y), {}),
+     ValueError, "x must be contiguous"),
+    ("vec4, x off a 16-byte boundary",
+     lambda cp, x, w, y: (("vec4", cp.empty(1001, cp.float32)[1:], w, y), {}), ValueError,
+     "16-byte boundary"),
+    ("trace for naive", lambda cp, x, w, y: (("naive", x, w, y),
+                                             dict(trace=cp.zeros(1000, cp.uint64))), ValueError,
+     "have trace points"),
+    ("trace float32", lambda cp, x, w, y: (("async_halo", x, w, y),
+                                           dict(trace=cp.zeros(1000, cp.float32))), TypeError,
+     "trace must be a CuPy uint64 array"),
+    ("trace too short", lambda cp, x, w, y: (("async_halo", x, w, y),
+                                             dict(trace=cp.zeros(3, cp.uint64))), ValueError,
+     "trace must hold at least"),
+    ("trace overlaps y", lambda cp, x, w, y: (("async_halo", x, w, y),
+                                              dict(trace=y.view(cp.uint64))), ValueError,
+     "trace overlaps y"),
+    ("arch below 75", lambda cp, x, w, y: (("async_halo", x, w, y), dict(arch=70)), ValueError,
+     "arch must be at least 75"),
+    ("arch newer than the GPU", lambda cp, x, w, y: (("async_halo", x, w, y), dict(arch=1000)),
+     ValueError, "arch=1000"),
+    ("bulk for sm_80", lambda cp, x, w, y: (("bulk", x, w, y), dict(arch=80)), ValueError,
+     "bulk needs sm_90"),
+    ("jitter a string", lambda cp, x, w, y: (("async_halo", x, w, y), dict(jitter="yes")),
+     TypeError, "jitter must be True or False"),
+    ("src bytes", lambda cp, x, w, y: (("async_halo", x, w, y), dict(src=b"")), TypeError,
+     "src"),
+    ("tile 100", lambda cp, x, w, y: (("async_halo", x, w, y), dict(tile=100)), ValueError,
+     "tile must be a multiple of 32"),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.usefixtures("nothing_runs")
+@pytest.mark.parametrize("what, build, error, message", GPU_CASES, ids=[c[0] for c in GPU_CASES])
+def test_bad_cupy_input_to_prepare_raises(what, build, error, message):
+    import cupy
+    x, w = cupy.asarray(X), cupy.asarray(W)
+    args, kwargs = build(cupy, x, w, cupy.empty_like(x))
+    with pytest.raises(error, match=message):
+        kernels.prepare(*args, **kwargs)
+
+
+@pytest.mark.gpu
+def test_conv1d_never_trips_the_overlap_check():
+    """conv1d allocates its own y; inputs that share memory with each other are fine."""
+    import cupy
+    x = cupy.asarray(X)
+    w = x[:5]                     # the taps are the first five inputs
+    y = kernels.conv1d(x, w)
+    kernels.assert_correct(y, X, X[:5])
+    kernels.assert_correct(kernels.conv1d(x[1:], w, "vec4"), X[1:], X[:5])   # misaligned: copied

@@ -1,0 +1,167 @@
+"""The recorded benchmark and profile (kernels/recorded/), and what the book reads from them."""
+
+import copy
+
+import pytest
+
+from kernels import bench, layout, plots, recorded
+from kernels import variants as V
+
+N, K, LONG_K = 2**26, 5, 31
+
+
+@pytest.fixture(scope="module")
+def result():
+    return recorded.load()
+
+
+def test_recorded_benchmark_names_its_device_and_method(result):
+    p = result["provenance"]
+    for key in ("device", "driver", "cupy", "date", "command", "compute_capability"):
+        assert p[key], key
+    assert p["backend"] == "gpu"
+    names = {r["name"] for r in result["rows"]}
+    assert set(bench.OURS) | {"copy"} <= names
+    for r in result["rows"]:
+        assert r["method"] in ("events", "graph")
+        assert r["ratio"] == pytest.approx(r["median_us"] / r["copy_us"])
+        assert r["gbps"] == pytest.approx(8 * r["n"] / r["median_us"] / 1e3)
+
+
+def test_recorded_benchmark_covers_the_sweep(result):
+    rows = result["rows"]
+    assert {r["n"] for r in rows} == {2**p for p in range(14, 29, 2)}
+    assert {r["k"] for r in rows} == {3, 5, 9, 31}
+    assert {r["config"]["stages"] for r in result["stage_sweep"]} == {1, 2, 3, 4}
+
+
+def test_recorded_peers_were_timed_with_events(result):
+    """A CuPy graph capture does not record PyTorch's launches: peers are never graph-timed."""
+    assert all(r["method"] == "events" for r in result["rows"] if r["name"] in bench.PEERS)
+
+
+def test_recorded_tuning_tried_both_schedules(result):
+    """Persistent blocks and one block per tile were both measured for each staged variant, and
+    the chosen configuration is the fastest tuning row of its variant."""
+    best = recorded.best_by_schedule(result)
+    staged = V.names(staged=True)
+    assert set(best) == {(v, p) for v in staged for p in (True, False)}
+    for (variant, persistent), row in best.items():
+        rows = [r for r in result["tuning"]
+                if r["name"] == variant and r["config"]["persistent"] == persistent]
+        assert row["ratio"] == min(r["ratio"] for r in rows)
+    for variant in staged:
+        rows = [r for r in result["tuning"] if r["name"] == variant]
+        fastest = min(rows, key=lambda r: r["median_us"])["config"]
+        assert {k: fastest[k] for k in bench.TUNED} == result["configs"][variant]
+    assert all(r["config"]["persistent"] for r in result["stage_sweep"])
+
+
+def test_table_and_plots_from_the_recording(result):
+    text = recorded.table(result)
+    lines = text.splitlines()
+    assert lines[0] == f"n = 2^26, K = 5 on {result['provenance']['device']}"
+    assert len(lines) == 2 + len(recorded.rows_at(result, N, K))
+    assert lines[2].split()[0] == "copy" and "pipelined" in text     # fastest first
+    assert plots.plot_bandwidth(result, k=5).axes
+    assert plots.plot_stage_sweep(result).axes
+
+
+def test_ncu_summary_reads_every_metric_of_every_profiled_kernel():
+    prof = recorded.ncu_summary()
+    assert list(prof) == [f"conv1d_{v}" for v in bench.PROFILED]
+    for metrics in prof.values():
+        assert set(metrics) == set(recorded.NCU_METRICS)
+    assert prof["conv1d_async_halo"]["smsp__inst_executed.sum"] == 198_180_864   # "198,180,864"
+    assert prof["conv1d_vec4"]["gpu__time_duration.sum"] == pytest.approx(126.02)
+
+
+# --- the decisions notebook 04 prints -----------------------------------------------------------
+
+def test_rows_at_one_size(result):
+    at = recorded.rows_at(result, N, K)
+    assert set(at) == set(V.NAMES) | set(bench.PEERS) | {"copy"}
+    assert all(r["n"] == N and r["k"] == K for r in at.values())
+    assert list(at)[0] == "copy"                                   # the order measured
+    with pytest.raises(ValueError, match="no rows at n = 1000 with 5 taps"):
+        recorded.rows_at(result, 1000, K)
+
+
+def test_peers_are_the_libraries(result):
+    assert recorded.peers(recorded.rows_at(result, N, K)) == list(bench.PEERS)
+    assert recorded.peers({"copy": {}, "vec4": {}}) == []
+
+
+def test_best_async_is_the_correct_async_variant_closest_to_the_copy(result):
+    assert recorded.best_async(recorded.rows_at(result, N, K)) == "pipelined"      # 1.06x
+    assert recorded.best_async(recorded.rows_at(result, N, LONG_K)) == "bulk"      # 1.41x
+    for k in (3, 5, 9, 31):
+        at = recorded.rows_at(result, N, k)
+        best = recorded.best_async(at)
+        assert V.get(best).asynchronous and V.get(best).correct
+        assert all(at[best]["ratio"] <= at[v]["ratio"]
+                   for v in V.names(asynchronous=True, correct=True))
+    rigged = {"puzzle28": {"ratio": 0.5}, "vec4": {"ratio": 0.9}, "async_halo": {"ratio": 2.0}}
+    assert recorded.best_async(rigged) == "async_halo"   # neither a wrong nor a plain variant
+    with pytest.raises(ValueError, match="no asynchronous variant"):
+        recorded.best_async({"vec4": {"ratio": 1.0}})
+
+
+def test_faster_compares_median_times(result):
+    at = recorded.rows_at(result, N, K)
+    assert recorded.faster(at, "async_halo", "tiled_sync")     # 272.5 µs against 320.1
+    assert not recorded.faster(at, "async_halo", "naive")      # against 244.0
+    assert recorded.faster(at, "naive", "async_halo")
+    assert not recorded.faster(at, "vec4", "vec4")
+
+
+def test_stage_sweep_and_whether_more_stages_helped(result):
+    sweep = recorded.stage_sweep(result)
+    assert [r["config"]["stages"] for r in sweep] == [1, 2, 3, 4]
+    assert not recorded.more_stages_faster(result)            # 1.11x with 1 stage, 1.23x with 4
+    reversed_ = copy.deepcopy(result)
+    for r in reversed_["stage_sweep"]:
+        r["ratio"] = 1 / r["config"]["stages"]
+    assert recorded.more_stages_faster(reversed_)
+
+
+def test_stage_summary(result):
+    lines = recorded.stage_summary(result)
+    assert lines[0] == ("- Persistent pipelined blocks: 1.11x the copy time with 1 stage, 1.23x "
+                        "with 4: more stages made it slower.")
+    assert len(lines) == 1 + len(recorded.best_by_schedule(result))
+    assert lines[1] == ("- bulk      one block per tile: 1.070x the copy time (tile 1024, "
+                        "128 threads, 1 stage(s), 65536 blocks)")
+
+
+def test_reading(result):
+    lines = recorded.reading(result)
+    assert lines[0] == ("- The puzzle's one-stage async tile (async_halo) takes 2.04x the copy "
+                        "time: faster than the synchronous tile (2.39x), slower than naive loads "
+                        "(1.82x).")
+    assert lines[1] == ("- The best asynchronous variant, pipelined, takes 1.06x; plain float4 "
+                        "loads into registers (vec4) take 1.00x.")
+    assert lines[2:4] == ["- pipelined is 2.46x faster than cupyx.ndimage.correlate1d.",
+                          "- pipelined is 4.23x faster than torch.conv1d."]
+    assert lines[4].startswith("- With K = 31 taps the halo is large: bulk takes 1.41x, vec4 "
+                               "2.10x. Each vec4 thread loads a 36-float window")
+    assert layout.window4(LONG_K) == 36
+    assert len(lines) == 5
+    assert not any("arget" in line for line in lines)   # a project target is not the book's
+
+
+def test_reading_says_slower_when_a_peer_wins(result):
+    rigged = copy.deepcopy(result)
+    for r in rigged["rows"]:
+        if r["name"] == "torch.conv1d" and r["n"] == N and r["k"] == K:
+            r["median_us"] = 70.8   # half pipelined's 141.6 µs
+    assert "- pipelined is 2.00x slower than torch.conv1d." in recorded.reading(rigged)
+
+
+def test_bytes_in_flight_counts_span_floats(result):
+    """Blocks per SM x max(stages - 1, 1) x layout.span(tile, k) floats, as notebook 04 prints."""
+    sms = result["provenance"]["multiprocessors"]
+    kib = [plots.bytes_in_flight(r, sms) / 1024 for r in recorded.stage_sweep(result)]
+    assert kib == [32.25, 32.25, 64.5, 96.75]        # 8 blocks of tile 1024 + 2 x 4 halo floats
+    row = {"k": 31, "config": {"tile": 256, "stages": 2, "grid": 132}}
+    assert plots.bytes_in_flight(row, 132) == 4 * layout.span(256, 31) == 4 * (16 + 256 + 16)
