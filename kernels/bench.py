@@ -161,21 +161,23 @@ def _warm(pairs) -> None:
 def run(quick: bool = False, progress: bool = False) -> dict:
     """The sweep (every variant and peer at every size and number of taps K), the tuning and the
     stage sweep; ``progress`` prints a line to stderr per (K, N)."""
+    from .device import target_arch
     sizes = [2**p for p in (range(14, 27, 4) if quick else range(14, 29, 2))]
     ks = (5,) if quick else (3, 5, 9, 31)
+    ours = runnable(OURS)   # what this GPU (or ASYNC_BOOK_ARCH's generation) can run
     started = time.time()
     configs, tuning = {}, []
-    for variant in V.names(staged=True):
+    for variant in V.names(staged=True, arch=target_arch()):
         best, rows = (tune(variant, tiles=(1024,), threads=(128, 256), stages=(2,)) if quick
                       else tune(variant))
         configs[variant] = best
         tuning += rows
     configs["vec4"] = dict(tile=1024, threads=256)
-    _warm([(v, launch_config(2**20, k, variant=v, **configs.get(v, {}))) for k in ks for v in OURS])
+    _warm([(v, launch_config(2**20, k, variant=v, **configs.get(v, {}))) for k in ks for v in ours])
     rows = []
     for k in ks:
         for n in sizes:
-            rows += measure(OURS + PEERS, n, k, configs)
+            rows += measure(ours + PEERS, n, k, configs)
             if progress:
                 print(f"  k={k:2d} n=2^{int(np.log2(n)):2d} done", file=sys.stderr)
     stages = []   # persistent blocks: what more stages (more bytes in flight per block) change
@@ -195,6 +197,12 @@ def run(quick: bool = False, progress: bool = False) -> dict:
 
 
 PROFILED = ("async_halo", "vec4", "pipelined", "bulk")
+
+
+def runnable(names) -> tuple[str, ...]:
+    """The variants among ``names`` that the generation the book runs as can run."""
+    from .device import target_arch
+    return tuple(n for n in names if n in V.names(arch=target_arch()))
 
 
 def ncu_target(n: int = 2**26, k: int = 5) -> None:

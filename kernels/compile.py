@@ -18,8 +18,11 @@ Compiled binaries are cached on disk, keyed by the source, the options and the N
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-from dataclasses import dataclass, replace
+import threading
+import time
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from . import variants as V
@@ -131,20 +134,45 @@ def compile_source(src: str, name: str, build: Build) -> bytes:
     return binary if isinstance(binary, bytes) else binary.encode()
 
 
-def compiled_file(src: str, name: str, build: Build) -> Path:
-    """Compile through the disk cache; returns the path of the CUBIN or PTX file. The key holds
-    the source, the common header, the options and the NVRTC and CuPy (libcu++) versions."""
+COMPILE_LOG_ENV = "ASYNC_BOOK_COMPILE_LOG"   # a file: every compile (cache miss) appends a line
+_in_flight: dict[Path, "threading.Event"] = {}   # paths a background warm-up is compiling
+
+
+def cache_path(src: str, name: str, build: Build) -> Path:
+    """Where the disk cache keeps this compilation."""
     headers = (KERNEL_DIR / "conv1d_common.cuh").read_text()
     key = "\0".join([src, headers, name, *build.options(), str(nvrtc_version()), _cupy_version()])
     suffix = ".cubin" if build.machine_code else ".ptx"
-    path = CACHE_DIR / f"{name}-{build.target}-{hashlib.sha256(key.encode()).hexdigest()[:24]}{suffix}"
+    return CACHE_DIR / f"{name}-{build.target}-{hashlib.sha256(key.encode()).hexdigest()[:24]}{suffix}"
+
+
+def compiled_file(src: str, name: str, build: Build) -> Path:
+    """Compile through the disk cache; returns the path of the CUBIN or PTX file. The key holds
+    the source, the common header, the options and the NVRTC and CuPy (libcu++) versions. A
+    compilation that a background warm-up has in flight is waited for, not repeated."""
+    path = cache_path(src, name, build)
+    if not path.exists() and path in _in_flight:
+        _in_flight[path].wait(timeout=600)
     if not path.exists():
+        started = time.perf_counter()
         binary = compile_source(src, name, build)
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(binary)
         tmp.replace(path)   # atomic: concurrent processes never see half a file
+        _log_compile(src, name, build, time.perf_counter() - started)
     return path
+
+
+def _log_compile(src: str, name: str, build: Build, seconds: float) -> None:
+    log = os.environ.get(COMPILE_LOG_ENV)
+    if not log:
+        return
+    variant = name.removeprefix("conv1d_")
+    listing = variant in V.REGISTRY and src == source(variant)
+    with open(log, "a") as f:
+        f.write(json.dumps({"kernel": name, "listing": listing, "build": asdict(build),
+                            "seconds": round(seconds, 3)}) + "\n")
 
 
 def variant_file(variant: str, build: Build) -> Path:
@@ -156,17 +184,42 @@ def _compile_spec(spec: tuple) -> str:
     return str(variant_file(*spec))
 
 
-def warm_cache(specs, workers: int | None = None) -> None:
+def warm_cache(specs, workers: int | None = None, background: bool = False):
     """Compile many ``(variant, Build)`` at once, in separate processes, into the disk cache:
-    NVRTC takes about a second per libcu++ kernel."""
+    NVRTC takes about a second per libcu++ kernel. With ``background=True`` it returns at once
+    (a thread waits for the pool) and :func:`compiled_file` waits for what is in flight."""
     import concurrent.futures
     import multiprocessing
-    specs = sorted(set(specs), key=str)
-    if len(specs) < 2:
+    specs = [spec for spec in sorted(set(specs), key=str)
+             if not cache_path(source(spec[0]), kernel_name(spec[0]), spec[1]).exists()]
+    if not background and len(specs) < 2:
         for spec in specs:
             _compile_spec(spec)
-        return
-    ctx = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(workers or min(16, os.cpu_count() or 1),
-                                                mp_context=ctx) as pool:
-        list(pool.map(_compile_spec, specs))
+        return None
+    paths = {spec: cache_path(source(spec[0]), kernel_name(spec[0]), spec[1]) for spec in specs}
+    for path in paths.values():
+        _in_flight.setdefault(path, threading.Event())
+
+    def work():
+        ctx = multiprocessing.get_context("spawn")
+        try:
+            with concurrent.futures.ProcessPoolExecutor(workers or min(16, os.cpu_count() or 1),
+                                                        mp_context=ctx) as pool:
+                futures = {pool.submit(_compile_spec, spec): spec for spec in specs}
+                for future in concurrent.futures.as_completed(futures):
+                    _in_flight.pop(paths[futures[future]]).set()
+                    if not background:
+                        future.result()
+        except Exception:
+            if not background:
+                raise
+        finally:
+            for path in paths.values():   # on failure, callers compile (and report) it themselves
+                if path in _in_flight:
+                    _in_flight.pop(path).set()
+
+    if not background:
+        return work()
+    thread = threading.Thread(target=work, name="kernels-warm-up", daemon=True)
+    thread.start()
+    return thread

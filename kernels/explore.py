@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import variants as V
-from .device import compute_capability, gpu_available
+from .device import gpu_available, target_arch
 from .geometry import launch_config
 from .launch import conv1d
 from .reference import error_bound, random_inputs, reference, wrong_outputs
@@ -44,7 +44,7 @@ class Run:
 
 def variant_choices() -> tuple[str, ...]:
     """The variants this machine can run (the emulation runs all)."""
-    return V.names(arch=compute_capability() if gpu_available() else None)
+    return V.names(arch=target_arch() if gpu_available() else None)
 
 
 def run(variant: str = "async_halo", n: int = 16384, tile: int = 256, k: int = 5, seed: int = 28,

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import emulation, layout, variants as V
 from .compile import Build, compiled_file, kernel_name, nvrtc_version, source, supported_archs
-from .device import _probe, compute_capability, gpu_available
+from .device import ARCH_ENV, _probe, compute_capability, gpu_available, simulated_arch
 from .geometry import (DEFAULT_TILE, LaunchConfig, launch_config, max_tile,  # noqa: F401
                        shared_bytes)
 from .validate import choice, disjoint, flag, integer, same_length, text, vector
@@ -32,8 +32,10 @@ def _arch(arch):
 
 
 def gpu_target(variant: str, arch: int | None = None) -> str:
-    """'sm_XX' for this GPU's own machine code, or 'compute_XX' PTX for an older generation
-    (``arch``); ``ValueError`` when the variant cannot run there."""
+    """What to build ``variant`` as: 'sm_XX', machine code for the generation the book runs as
+    when that is this GPU's own, or 'compute_XX' PTX for an older one (``arch``, or
+    ``ASYNC_BOOK_ARCH``), which the driver compiles for this GPU. ``ValueError`` when the variant
+    cannot run on that generation."""
     v = V.get(variant)
     arch = _arch(arch)
     cc = compute_capability()
@@ -43,18 +45,24 @@ def gpu_target(variant: str, arch: int | None = None) -> str:
                            f"{'.'.join(map(str, nvrtc_version()))} (oldest: sm_{min(targets)}); "
                            "the kernels need a T4 (sm_75) or newer. The emulation runs anywhere: "
                            "backend='emulate'.")
-    if (arch or cc) < v.min_arch:
+    as_arch = simulated_arch()
+    if arch is not None and as_arch is not None and arch > as_arch:
+        raise ValueError(f"arch={arch} is newer than the generation the book runs as here "
+                         f"({ARCH_ENV}={as_arch})")
+    gen = arch or as_arch or cc
+    if gen < v.min_arch:
+        who = ("this GPU is" if gen == cc else f"running as ({ARCH_ENV})" if arch is None
+               else "asked for")
         raise ValueError(f"{variant} needs sm_{v.min_arch} or newer ({v.description}); "
-                         f"{'this GPU is' if arch is None else 'asked for'} sm_{arch or cc}. "
-                         "Its emulation runs anywhere: backend='emulate'.")
-    if arch is None:
-        if cc in targets:
-            return f"sm_{cc}"
+                         f"{who} sm_{gen}. Its emulation runs anywhere: backend='emulate'.")
+    if gen == cc and cc in targets:
+        return f"sm_{cc}"          # the GPU's own generation: machine code, no PTX to JIT
+    if gen == cc:
         return f"compute_{max(a for a in targets if a <= cc)}"   # a newer GPU than NVRTC knows
-    if arch not in targets or arch > cc:
-        raise ValueError(f"arch={arch}: this GPU (sm_{cc}) with this NVRTC can run PTX for "
+    if gen not in targets or gen > cc:
+        raise ValueError(f"arch={gen}: this GPU (sm_{cc}) with this NVRTC can run PTX for "
                          f"{[a for a in targets if OLDEST_ARCH <= a <= cc]}")
-    return f"compute_{arch}"
+    return f"compute_{gen}"
 
 
 def explain_load_error(exc: Exception, target: str, driver: int, nvrtc: tuple) -> Exception:

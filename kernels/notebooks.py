@@ -98,38 +98,122 @@ def write_setup_cells() -> None:
         nbformat.write(nb, path)
 
 
+def _builds(log: Path) -> list[dict]:
+    """The listings' compilations in a compile log, as warm_up's records: the build without its
+    target, and ``arch`` (the PTX generation asked for; None for the GPU's own)."""
+    builds = []
+    if log.exists():
+        for line in log.read_text().splitlines():
+            entry = json.loads(line)
+            if not entry["listing"]:
+                continue
+            b = dict(entry["build"])
+            target = b.pop("target")
+            b["variant"] = entry["kernel"].removeprefix("conv1d_")
+            b["arch"] = int(target.removeprefix("compute_")) if target.startswith("compute_") else None
+            if b not in builds:
+                builds.append(b)
+    return builds
+
+
+def _compile_time(log: Path) -> tuple[int, float]:
+    entries = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    return len(entries), round(sum(e["seconds"] for e in entries), 1)
+
+
 def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> None:
+    """Execute each notebook with a cold compile cache of its own, storing outputs, the device,
+    the wall time and the compilations (which :func:`warm_up` replays)."""
+    import os
+    import tempfile
+    import time
+
     import nbformat
     from nbclient import NotebookClient
 
+    from .compile import COMPILE_LOG_ENV
     from .device import device_info
+    from .widgets import PREVIEW_ENV
     info = device_info()
     if info["backend"] != "gpu" and not allow_cpu:
         sys.exit("no GPU here: the stored outputs are what the book publishes and must come from "
                  f"a GPU run ({info['reason']}). Pass --allow-cpu to overwrite them anyway.")
     from nbclient.exceptions import CellExecutionError
     for path in paths:
-        for attempt in (1, 2):   # a kernel that fails to start is retried once; a cell error is not
-            nb = nbformat.read(path, as_version=4)
-            try:
-                NotebookClient(nb, timeout=timeout, startup_timeout=180, kernel_name="python3",
-                               resources={"metadata": {"path": str(path.parent)}}).execute()
-                break
-            except CellExecutionError:
-                raise
-            except Exception as exc:
-                if attempt == 2:
+        scratch = Path(tempfile.mkdtemp(prefix="async-book-"))
+        log = scratch / "compiles.jsonl"
+        env = {"XDG_CACHE_HOME": str(scratch), COMPILE_LOG_ENV: str(log), PREVIEW_ENV: "1"}
+        saved = {key: os.environ.get(key) for key in env}
+        os.environ.update(env)   # the notebook's kernel inherits them
+        started = time.perf_counter()
+        try:
+            for attempt in (1, 2):   # a kernel that fails to start is retried once; a cell error is not
+                nb = nbformat.read(path, as_version=4)
+                try:
+                    NotebookClient(nb, timeout=timeout, startup_timeout=180, kernel_name="python3",
+                                   resources={"metadata": {"path": str(path.parent)}}).execute()
+                    break
+                except CellExecutionError:
                     raise
-                print(f"{path.name}: the kernel did not start ({type(exc).__name__}); retrying")
-        # The book shows widget cells' code only (tag remove-output), so their saved state would
-        # only make each page load the widget manager from a CDN.
-        nb.metadata.pop("widgets", None)
-        nb.metadata["async_copy_book"] = {"executed_on": info}
+                except Exception as exc:
+                    if attempt == 2:
+                        raise
+                    print(f"{path.name}: the kernel did not start ({type(exc).__name__}); retrying")
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    del os.environ[key]
+                else:
+                    os.environ[key] = value
+        seconds = round(time.perf_counter() - started, 1)
+        _drop_widget_views(nb)
+        compiles, compile_seconds = _compile_time(log)
+        nb.metadata["async_copy_book"] = {
+            "executed_on": info,
+            "execution": {"seconds": seconds, "compile_cache": "cold", "compiles": compiles,
+                          "compile_seconds": compile_seconds},
+            "builds": _builds(log)}
         if info["backend"] != "gpu":
             nb.metadata["async_copy_book"]["draft"] = (
                 "outputs from the CPU emulation: keep out of _toc.yml until executed on a GPU")
         nbformat.write(nb, path)
-        print(f"executed {path.name} on {info.get('device', 'the CPU (emulation)')}")
+        print(f"executed {path.name} on {info.get('device', 'the CPU (emulation)')} in {seconds} s "
+              f"(cold cache: {compiles} compilations, {compile_seconds} s of them)")
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _drop_widget_views(nb) -> None:
+    """Keep what a static page can show: live widgets' views (and the saved widget state, which
+    would make every page load the widget manager from a CDN) go; widget cells keep the
+    picture of their default state (kernels.widgets)."""
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [o for o in cell.outputs if WIDGET_VIEW not in o.get("data", {})]
+
+
+def warm_up(name: str):
+    """Start compiling, in the background, the kernels that notebook ``name``'s last GPU execution
+    compiled (its metadata), as this GPU (or ASYNC_BOOK_ARCH's generation) builds them; the
+    notebook's cells then find them compiled or wait for them, never compile them twice. Returns
+    the thread, or None (no GPU, nothing recorded)."""
+    from .compile import Build, warm_cache
+    from .device import gpu_available
+    from .launch import gpu_target
+    if not gpu_available():
+        return None
+    meta = json.loads((NOTEBOOK_DIR / f"{name}.ipynb").read_text())["metadata"]
+    specs = []
+    for b in meta.get("async_copy_book", {}).get("builds", []):
+        b = dict(b)
+        variant, arch = b.pop("variant"), b.pop("arch")
+        try:
+            specs.append((variant, Build(target=gpu_target(variant, arch), **b)))
+        except ValueError:   # not on this generation: the notebook leaves it out too
+            continue
+    return warm_cache(specs, background=True) if specs else None
 
 
 def main(argv=None) -> None:

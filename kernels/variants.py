@@ -131,3 +131,16 @@ def names(*, copy: str | None = None, staged: bool | None = None, window: bool |
     return tuple(v.name for v in VARIANTS
                  if all(val is None or getattr(v, key) == val for key, val in wanted.items())
                  and (arch is None or v.min_arch <= arch))
+
+
+def runnable_here(wanted) -> tuple[tuple[str, ...], list[str]]:
+    """Of the variants ``wanted``: those that run here (on the GPU, or as ASYNC_BOOK_ARCH's
+    generation; every one in the emulation), and one sentence for each left out, saying why and
+    what Hopper shows."""
+    from .device import gpu_available, target_arch
+    arch = target_arch() if gpu_available() else None
+    here = tuple(n for n in wanted if n in names(arch=arch))
+    notes = [f"{n}: left out on this GPU (sm_{arch}): it needs sm_{get(n).min_arch} "
+             f"({get(n).description}). On Hopper it runs, with the same outputs; the recorded "
+             "results below include it." for n in wanted if n not in here]
+    return here, notes

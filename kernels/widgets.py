@@ -1,7 +1,30 @@
 """The notebooks' controls. Each offers only values that ``kernels.launch_config`` accepts (a
-test walks every combination), and each wraps a plain function that also runs without widgets."""
+test walks every combination), and each wraps a plain function that also runs without widgets.
+
+The published book is static: a slider there moves nothing. So when the notebooks are executed
+for the book (``python -m kernels.notebooks execute`` sets ``ASYNC_BOOK_WIDGET_PREVIEW=1``), each
+widget cell also shows, as an ordinary output, what its controls show at their default values;
+in Jupyter or Colab only the live controls appear.
+"""
 
 from __future__ import annotations
+
+import os
+
+PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
+PREVIEW_NOTE = ("*On this static page, the output for the controls' default values; run the "
+                "notebook (Colab, Jupyter) to move them.*")
+
+
+def _interact(show, controls: dict) -> None:
+    """``ipywidgets.interact(show, **controls)``, with the default state's picture first when
+    the notebook is executed for the published book."""
+    import ipywidgets as W
+    if os.environ.get(PREVIEW_ENV) == "1":
+        from IPython.display import Markdown, display
+        display(Markdown(PREVIEW_NOTE))
+        show(**{name: control.value for name, control in controls.items()})
+    W.interact(show, **controls)
 
 HALO_N = (1, 160)                 # small enough to draw cell by cell
 HALO_TILES = (32, 64, 96, 128)
@@ -16,15 +39,14 @@ def halo_controls() -> dict:
 
 
 def explore_halos():
-    """Draw the tiles and halos for the chosen N, tile size and kernel size."""
-    import ipywidgets as W
+    """Draw the tiles and halos for the chosen N, tile size and number of taps."""
     from IPython.display import display
 
     from .plots import draw_tiles
 
     def show(n, tile, k):
         display(draw_tiles(n, tile, k))
-    W.interact(show, **halo_controls())
+    _interact(show, halo_controls())
 
 
 # Notebook 02: the timeline model. Any value here is a valid model input (tiles are the kernels').
@@ -45,7 +67,6 @@ def model_controls() -> dict:
 
 def explore_model():
     """The sync and async schedules for the chosen parameters, drawn, with their totals."""
-    import ipywidgets as W
     from IPython.display import display
 
     from .plots import plot_schedules
@@ -56,7 +77,7 @@ def explore_model():
         print(f"sync {t['sync']:.0f} cycles, async {t['async']:.0f}: overlap saves {t['saved']:.0f} "
               f"cycles, {100 * t['less_time']:.1f}% less time, {t['speedup']:.2f}x")
         display(plot_schedules(model("sync", **params), model("async", **params)))
-    W.interact(show, **model_controls())
+    _interact(show, model_controls())
 
 
 # Notebook 03: one variant at one size.
@@ -72,7 +93,6 @@ def convolution_controls() -> dict:
 
 def explore_convolution():
     """Compile (cached), run and check the chosen variant; on a GPU, time it."""
-    import ipywidgets as W
     from IPython.display import display
 
     from .explore import run
@@ -82,4 +102,4 @@ def explore_convolution():
         r = run(variant, n, tile, k)
         print(r.summary())
         display(plot_error_map({variant: r.y}, r.x, r.w, tile))
-    W.interact(show, **convolution_controls())
+    _interact(show, convolution_controls())

@@ -66,6 +66,36 @@ def test_stored_outputs_come_from_a_gpu_run(path):
         f"{path.name}: a code cell was never executed"
 
 
+def widget_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "code" and "widgets.explore_" in c.source]
+
+
+@pytest.mark.parametrize("path", nbtools.notebooks(), ids=lambda p: p.name)
+def test_every_widget_cell_stores_a_picture_of_its_default_state(path):
+    """The published page is static: each widget cell's stored output holds the figure its
+    controls show at their defaults (and no live widget view, which a static page cannot show)."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in widget_cells(nb):
+        assert "remove-output" not in cell.metadata.get("tags", []), cell.source
+        kinds = [set(o.get("data", {})) for o in cell.outputs]
+        assert any("image/png" in k for k in kinds), f"{path.name}: no picture in {cell.source!r}"
+        assert not any(nbtools.WIDGET_VIEW in k for k in kinds)
+
+
+def test_widget_preview_only_when_executing_for_the_book(monkeypatch):
+    """In Jupyter or Colab only the live controls appear; the executor asks for the picture."""
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda *a, **k: shown.append(a))
+    monkeypatch.setattr("ipywidgets.interact", lambda *a, **k: shown.append("interact"))
+    monkeypatch.delenv(widgets.PREVIEW_ENV, raising=False)
+    widgets.explore_halos()
+    assert shown == ["interact"]
+    shown.clear()
+    monkeypatch.setenv(widgets.PREVIEW_ENV, "1")
+    widgets.explore_halos()
+    assert len(shown) == 3 and shown[-1] == "interact"   # the note, the figure, the controls
+
+
 def test_execute_refuses_to_overwrite_without_a_gpu(monkeypatch):
     monkeypatch.setattr("kernels.device.device_info", lambda: {"backend": "emulation",
                                                                "reason": "test"})

@@ -9,7 +9,7 @@ import pytest
 from inputs import random_inputs, takes_k
 
 import kernels
-from kernels.device import compute_capability
+from kernels.device import target_arch
 
 pytestmark = pytest.mark.gpu
 
@@ -33,7 +33,7 @@ def runs(variant, k, arch):
     """Whether this variant takes these sizes on this code path (k <= 64 for the register-window
     variants) and runs on it (``arch``: PTX for that generation; None: this GPU's own)."""
     need = kernels.REGISTRY[variant].min_arch
-    return takes_k(variant, k) and need <= (arch or compute_capability())
+    return takes_k(variant, k) and need <= (arch or target_arch())
 
 
 def check_against_emulation(variant, y, x, w, tile, where):
@@ -171,7 +171,7 @@ def test_misaligned_input_is_copied_or_refused():
     import cupy
     x, w = random_inputs(10_001, 5)
     xd = cupy.asarray(x)
-    for variant in kernels.variants.names(aligned16=True, arch=compute_capability()):
+    for variant in kernels.variants.names(aligned16=True, arch=target_arch()):
         kernels.assert_correct(kernels.conv1d(xd[1:], cupy.asarray(w), variant), x[1:], w)
         y = cupy.full(10_000, cupy.nan, cupy.float32)
         with pytest.raises(ValueError, match="16-byte"):

@@ -31,8 +31,8 @@ STAGED = [dict(stages=1, persistent=True), dict(stages=2, persistent=True),
 
 
 def stressed_variants():
-    from kernels.device import compute_capability
-    return V.names(stressed=True, arch=compute_capability())
+    from kernels.device import target_arch
+    return V.names(stressed=True, arch=target_arch())
 
 
 def launches(variant, x, w, src=None, count=LAUNCHES, jitter=True, **kw):
@@ -112,8 +112,8 @@ def test_a_deadlocked_kernel_fails_within_the_time_limit(tmp_path):
     """A planted deadlock (an mbarrier expecting one more arrival than the block has threads),
     run in a subprocess under the suite's own time limit: it fails with pytest-timeout's message
     in bounded time."""
-    from kernels.device import compute_capability
-    if compute_capability() < 90:
+    from kernels.device import target_arch
+    if target_arch() < 90:
         pytest.skip("the planted deadlock is in the sm_90 bulk kernel")
     assert "init(&bar[s], CONV_THREADS)" in kernels.source("bulk")
     (tmp_path / "test_planted_deadlock.py").write_text(textwrap.dedent(DEADLOCK_TEST))

@@ -1,0 +1,89 @@
+"""Running as an older GPU generation (ASYNC_BOOK_ARCH), target selection and the driver's PTX
+refusal, without a GPU: the GPU and NVRTC are stood in for."""
+
+import pytest
+
+import kernels
+from kernels import device, explore, launch
+
+
+@pytest.fixture
+def gpu(monkeypatch):
+    """A stand-in GPU of compute capability ``cc`` and an NVRTC that targets 75..120."""
+    def make(cc):
+        for module in (device, launch):
+            monkeypatch.setattr(module, "compute_capability", lambda: cc)
+        monkeypatch.setattr(launch, "supported_archs", lambda: (75, 80, 86, 89, 90, 100, 120))
+        monkeypatch.delenv(device.ARCH_ENV, raising=False)
+    return make
+
+
+def test_own_generation_runs_machine_code(gpu):
+    gpu(90)
+    assert launch.gpu_target("bulk") == "sm_90"
+    assert launch.gpu_target("async_halo", arch=75) == "compute_75"
+    assert launch.gpu_target("async_halo", arch=90) == "sm_90"
+
+
+def test_as_an_older_generation_builds_ptx_and_decides_for_it(gpu, monkeypatch):
+    gpu(90)
+    monkeypatch.setenv(device.ARCH_ENV, "80")
+    assert device.target_arch() == 80
+    assert launch.gpu_target("pipelined") == "compute_80"
+    assert launch.gpu_target("async_halo", arch=75) == "compute_75"
+    with pytest.raises(ValueError, match=r"bulk needs sm_90.*running as \(ASYNC_BOOK_ARCH\) sm_80"):
+        launch.gpu_target("bulk")
+    with pytest.raises(ValueError, match="newer than the generation the book runs as"):
+        launch.gpu_target("async_halo", arch=90)
+    monkeypatch.setattr(explore, "gpu_available", lambda: True)
+    assert explore.variant_choices() == tuple(v for v in kernels.VARIANTS if v != "bulk")
+    assert kernels.variants.names(arch=device.target_arch()) == tuple(
+        v for v in kernels.VARIANTS if v != "bulk")
+
+
+def test_a_real_t4_runs_its_own_machine_code(gpu, monkeypatch):
+    gpu(75)
+    monkeypatch.setenv(device.ARCH_ENV, "75")
+    assert launch.gpu_target("async_halo") == "sm_75"
+    assert launch.gpu_target("async_halo", arch=75) == "sm_75"
+
+
+@pytest.mark.parametrize("value", ["70", "95", "sm_80", "eighty"])
+def test_a_bad_generation_is_a_clear_error(gpu, monkeypatch, value):
+    gpu(90)
+    monkeypatch.setenv(device.ARCH_ENV, value)
+    with pytest.raises(ValueError, match="ASYNC_BOOK_ARCH=.*from 75 .* to this GPU's 90"):
+        device.target_arch()
+
+
+def test_a_gpu_older_than_nvrtc_is_a_clear_error(gpu):
+    gpu(70)
+    with pytest.raises(RuntimeError, match="older than every target of NVRTC"):
+        launch.gpu_target("naive")
+
+
+def test_summary_says_which_generation_and_which_gpu(monkeypatch):
+    info = dict(backend="gpu", device="NVIDIA H200", compute_capability=90, as_arch=75,
+                driver="580.159.04", cuda_runtime="13.0", cupy="14.2.0")
+    monkeypatch.setattr(device, "device_info", lambda: info)
+    summary = device.backend_summary()
+    assert summary.startswith("GPU: as sm_75, on an NVIDIA H200 (sm_90")
+    info.pop("as_arch")
+    assert device.backend_summary().startswith("GPU: NVIDIA H200 (sm_90)")
+
+
+class FakeDriverError(Exception):
+    pass
+
+
+def test_ptx_newer_than_the_driver_is_explained():
+    exc = FakeDriverError("CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided PTX was compiled "
+                          "with an unsupported toolchain.")
+    err = launch.explain_load_error(exc, "compute_75", driver=12040, nvrtc=(12, 8))
+    assert isinstance(err, RuntimeError)
+    text = str(err)
+    for part in ("CUDA 12.4", "NVRTC 12.8", "compute_75", "leave arch unset",
+                 "nvidia-cuda-nvrtc-cu12==12.4.*"):
+        assert part in text, part
+    other = FakeDriverError("CUDA_ERROR_OUT_OF_MEMORY")
+    assert launch.explain_load_error(other, "sm_90", 13000, (13, 0)) is other
