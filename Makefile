@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 STAMPED := $(or $(shell cat $(STAMP) 2>/dev/null),requirements.txt)
 BROWSERS := chromium chromium-browser google-chrome google-chrome-stable
 
-.PHONY: book book-only test chromium notebooks clean FORCE
+.PHONY: book book-only test chromium notebooks gpu-matrix clean FORCE
 
 $(STAMP): $(REQUIREMENTS) $(if $(filter-out $(REQUIREMENTS),$(STAMPED)),FORCE)
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,14 @@ chromium:
 	done; \
 	{ [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "warning: no chromium or google-chrome installed; outside CI the browser test is skipped"
+
+# On a GPU: the generation matrix. nbval of every notebook as a T4 (sm_75), as an A100 (sm_80)
+# and as this GPU, then the GPU tests as sm_80 and natively (ASYNC_BOOK_ARCH, kernels/device.py).
+gpu-matrix: $(STAMP)
+	for arch in 75 80 ""; do echo "== notebooks as $${arch:-this GPU}"; \
+	  ASYNC_BOOK_ARCH=$$arch $(PY) -m pytest notebooks/ || exit 1; done
+	for arch in 80 ""; do echo "== GPU tests as $${arch:-this GPU}"; \
+	  ASYNC_BOOK_ARCH=$$arch $(PY) -m pytest -m gpu tests/ || exit 1; done
 
 # Re-execute every notebook in place on a GPU, recording the device (refuses without a GPU).
 notebooks: $(STAMP)

@@ -190,7 +190,7 @@ def warm_cache(specs, workers: int | None = None, background: bool = False):
     (a thread waits for the pool) and :func:`compiled_file` waits for what is in flight."""
     import concurrent.futures
     import multiprocessing
-    specs = [spec for spec in sorted(set(specs), key=str)
+    specs = [spec for spec in dict.fromkeys(specs)   # in the order given: first needed, first done
              if not cache_path(source(spec[0]), kernel_name(spec[0]), spec[1]).exists()]
     if not background and len(specs) < 2:
         for spec in specs:

@@ -34,7 +34,7 @@ def _probe() -> tuple[bool, str]:
 # decision about what can run (the bulk copy needs sm_90) is taken for sm_75. How the book checks,
 # on a Hopper GPU, what a reader on Colab's T4 (sm_75) or an A100 (sm_80) runs and sees.
 ARCH_ENV = "ASYNC_BOOK_ARCH"
-OLDEST_ARCH = 75   # the book's oldest GPU: the T4
+OLDEST_ARCH = 75   # the book's oldest GPU, the T4 (libcu++'s pipeline and barrier need sm_70+)
 
 
 def gpu_available() -> bool:

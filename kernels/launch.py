@@ -14,13 +14,13 @@ import numpy as np
 
 from . import emulation, layout, variants as V
 from .compile import Build, compiled_file, kernel_name, nvrtc_version, source, supported_archs
-from .device import ARCH_ENV, _probe, compute_capability, gpu_available, simulated_arch
+from .device import (ARCH_ENV, OLDEST_ARCH, _probe, compute_capability,  # noqa: F401
+                     gpu_available, simulated_arch)
 from .geometry import (DEFAULT_TILE, LaunchConfig, launch_config, max_tile,  # noqa: F401
                        shared_bytes)
 from .validate import choice, disjoint, flag, integer, same_length, text, vector
 
 BACKENDS = ("auto", "gpu", "emulate")
-OLDEST_ARCH = 75          # the book's oldest GPU (T4); libcu++'s pipeline and barrier need sm_70+
 TRACE_WORDS = layout.TRACE_WORDS
 
 

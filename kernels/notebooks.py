@@ -134,6 +134,11 @@ def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> N
     from .compile import COMPILE_LOG_ENV
     from .device import device_info
     from .widgets import PREVIEW_ENV
+    from .device import ARCH_ENV
+    if os.environ.get(ARCH_ENV):
+        sys.exit(f"{ARCH_ENV} is set: the stored outputs are what the book publishes and must come "
+                 "from the GPU as it is; unset it to execute (use it with nbval to check a "
+                 "generation).")
     info = device_info()
     if info["backend"] != "gpu" and not allow_cpu:
         sys.exit("no GPU here: the stored outputs are what the book publishes and must come from "
@@ -192,28 +197,6 @@ def _drop_widget_views(nb) -> None:
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = [o for o in cell.outputs if WIDGET_VIEW not in o.get("data", {})]
-
-
-def warm_up(name: str):
-    """Start compiling, in the background, the kernels that notebook ``name``'s last GPU execution
-    compiled (its metadata), as this GPU (or ASYNC_BOOK_ARCH's generation) builds them; the
-    notebook's cells then find them compiled or wait for them, never compile them twice. Returns
-    the thread, or None (no GPU, nothing recorded)."""
-    from .compile import Build, warm_cache
-    from .device import gpu_available
-    from .launch import gpu_target
-    if not gpu_available():
-        return None
-    meta = json.loads((NOTEBOOK_DIR / f"{name}.ipynb").read_text())["metadata"]
-    specs = []
-    for b in meta.get("async_copy_book", {}).get("builds", []):
-        b = dict(b)
-        variant, arch = b.pop("variant"), b.pop("arch")
-        try:
-            specs.append((variant, Build(target=gpu_target(variant, arch), **b)))
-        except ValueError:   # not on this generation: the notebook leaves it out too
-            continue
-    return warm_cache(specs, background=True) if specs else None
 
 
 def main(argv=None) -> None:

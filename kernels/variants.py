@@ -8,7 +8,8 @@ Every list of variants in the package, the notebooks and the tests is derived fr
 3. one :class:`Variant` entry below.
 
 ``tests/test_registry.py`` names whatever is missing, and checks each record against its
-listing (shared memory against the compiled PTX, copy instructions, trace points).
+listing (shared memory against the compiled CUBIN, copy instructions against the PTX, stress
+and trace points).
 """
 
 from __future__ import annotations

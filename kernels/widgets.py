@@ -3,8 +3,10 @@ test walks every combination), and each wraps a plain function that also runs wi
 
 The published book is static: a slider there moves nothing. So when the notebooks are executed
 for the book (``python -m kernels.notebooks execute`` sets ``ASYNC_BOOK_WIDGET_PREVIEW=1``), each
-widget cell also shows, as an ordinary output, what its controls show at their default values;
-in Jupyter or Colab only the live controls appear.
+widget cell shows instead, as an ordinary output, what its controls show at their default values;
+in Jupyter or Colab only the live controls appear. (The executor creates no live widget at all:
+nbclient can block on a cell that opens widget comms, jupyter/nbclient#312, and a static page
+could not show one anyway.)
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ PREVIEW_NOTE = ("*On this static page, the output for the controls' default valu
 
 
 def _interact(show, controls: dict) -> None:
-    """``ipywidgets.interact(show, **controls)``, with the default state's picture first when
-    the notebook is executed for the published book."""
-    import ipywidgets as W
+    """``ipywidgets.interact(show, **controls)``; when the notebook is executed for the published
+    book, the picture of the controls' default state instead."""
     if os.environ.get(PREVIEW_ENV) == "1":
         from IPython.display import Markdown, display
         display(Markdown(PREVIEW_NOTE))
         show(**{name: control.value for name, control in controls.items()})
+        return
+    import ipywidgets as W
     W.interact(show, **controls)
 
 HALO_N = (1, 160)                 # small enough to draw cell by cell

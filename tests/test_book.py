@@ -83,7 +83,8 @@ def test_every_widget_cell_stores_a_picture_of_its_default_state(path):
 
 
 def test_widget_preview_only_when_executing_for_the_book(monkeypatch):
-    """In Jupyter or Colab only the live controls appear; the executor asks for the picture."""
+    """In Jupyter or Colab only the live controls appear; the executor asks for the picture
+    (and opens no widget, which nbclient can block on)."""
     shown = []
     monkeypatch.setattr("IPython.display.display", lambda *a, **k: shown.append(a))
     monkeypatch.setattr("ipywidgets.interact", lambda *a, **k: shown.append("interact"))
@@ -93,7 +94,13 @@ def test_widget_preview_only_when_executing_for_the_book(monkeypatch):
     shown.clear()
     monkeypatch.setenv(widgets.PREVIEW_ENV, "1")
     widgets.explore_halos()
-    assert len(shown) == 3 and shown[-1] == "interact"   # the note, the figure, the controls
+    assert len(shown) == 2 and "interact" not in shown   # the note and the figure, no widget
+
+
+def test_execute_refuses_to_store_outputs_of_a_simulated_generation(monkeypatch):
+    monkeypatch.setenv("ASYNC_BOOK_ARCH", "75")
+    with pytest.raises(SystemExit, match="ASYNC_BOOK_ARCH is set"):
+        nbtools.execute([ROOT / "notebooks" / "does-not-matter.ipynb"])
 
 
 def test_execute_refuses_to_overwrite_without_a_gpu(monkeypatch):
@@ -217,3 +224,11 @@ def test_a_cpu_execution_marks_the_notebook_a_draft(tmp_path, monkeypatch):
     assert done.cells[0].outputs[0].text == "42\n"
     assert done.metadata["async_copy_book"]["executed_on"]["backend"] == "emulation"
     assert "draft" in done.metadata["async_copy_book"]
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "book").glob("*.md")), ids=lambda p: p.name)
+def test_python_snippets_on_the_markdown_pages_run(page, capsys):
+    """A code listing on a page is something a reader copies: it must run (without a GPU)."""
+    import re
+    for snippet in re.findall(r"```python\n(.*?)```", page.read_text(), re.S):
+        exec(compile(snippet, str(page), "exec"), {})

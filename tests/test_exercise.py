@@ -69,10 +69,11 @@ def test_report_never_raises_and_says_what_is_missing():
     verdict = exercise.report(bad)
     assert verdict.startswith("NOT YET: it does not compile: line ") and "error" in verdict
     assert "site-packages" not in verdict and "\n" not in verdict
-    assert exercise.report(kernels.source("async_halo")).startswith("PASSED: ")
+    solved = exercise.report(kernels.source("async_halo"))
+    assert solved.startswith("PASSED: " if kernels.gpu_available() else "COMPILES, NOT RUN: ")
 
 
 def test_a_comment_that_mentions_fill_in_is_not_a_marker():
     """The skeleton's header says 'where it says FILL IN'; keeping it in an answer is fine."""
     src = "// Complete it where it says FILL IN.\n" + kernels.source("async_halo")
-    assert exercise.report(src).startswith("PASSED: ")
+    assert exercise.report(src).startswith("PASSED: " if kernels.gpu_available() else "COMPILES")

@@ -87,3 +87,27 @@ def test_ptx_newer_than_the_driver_is_explained():
         assert part in text, part
     other = FakeDriverError("CUDA_ERROR_OUT_OF_MEMORY")
     assert launch.explain_load_error(other, "sm_90", 13000, (13, 0)) is other
+
+
+def test_warm_up_replays_the_recorded_builds_for_this_gpu(monkeypatch):
+    """A notebook's import cell compiles, in the background, what its last GPU run compiled,
+    each as this GPU builds it, leaving out what this generation cannot run."""
+    import json
+
+    from kernels import compile as kcompile, notebooks, warmup
+    name = "04_pipelines_and_bandwidth"
+    builds = json.loads((notebooks.NOTEBOOK_DIR / f"{name}.ipynb").read_text())[
+        "metadata"]["async_copy_book"]["builds"]
+    assert builds, "the notebook's GPU execution recorded no builds"
+    started = []
+    monkeypatch.setattr("kernels.device.gpu_available", lambda: True)
+    monkeypatch.setattr(kcompile, "warm_cache", lambda specs, background: started.append(specs))
+    monkeypatch.setattr(launch, "compute_capability", lambda: 80)
+    monkeypatch.setattr(device, "compute_capability", lambda: 80)
+    monkeypatch.setattr(launch, "supported_archs", lambda: (75, 80, 90))
+    monkeypatch.delenv(device.ARCH_ENV, raising=False)
+    warmup.warm_up(name)
+    (specs,) = started
+    assert {v for v, _ in specs} == {b["variant"] for b in builds} - {"bulk"}
+    assert all(b.target == "sm_80" or b.target.startswith("compute_") for _, b in specs)
+    assert len(specs) == sum(b["variant"] != "bulk" for b in builds)

@@ -1,0 +1,35 @@
+"""Compile, in the background, the kernels a notebook is about to launch.
+
+Each notebook's import cell calls :func:`warm_up` with its own name. The executor
+(``python -m kernels.notebooks execute``) records in the notebook's metadata every listing it
+compiled on the GPU (``async_copy_book.builds``); on a reader's GPU they are compiled again, for
+that GPU, in a pool of processes while the first cells run, and a cell that needs one that is
+still compiling waits for it instead of compiling it a second time.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def warm_up(name: str):
+    """Start compiling, in the background, the kernels that notebook ``name``'s last GPU execution
+    compiled (its metadata), as this GPU (or ASYNC_BOOK_ARCH's generation) builds them; the
+    notebook's cells then find them compiled or wait for them, never compile them twice. Returns
+    the thread, or None (no GPU, nothing recorded)."""
+    from .compile import Build, warm_cache
+    from .device import gpu_available
+    from .launch import gpu_target
+    if not gpu_available():
+        return None
+    from .notebooks import NOTEBOOK_DIR
+    meta = json.loads((NOTEBOOK_DIR / f"{name}.ipynb").read_text())["metadata"]
+    specs = []
+    for b in meta.get("async_copy_book", {}).get("builds", []):
+        b = dict(b)
+        variant, arch = b.pop("variant"), b.pop("arch")
+        try:
+            specs.append((variant, Build(target=gpu_target(variant, arch), **b)))
+        except ValueError:   # not on this generation: the notebook leaves it out too
+            continue
+    return warm_cache(specs, background=True) if specs else None
