@@ -110,9 +110,9 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
     ``1 <= k <= tile`` taps; ``tile`` a multiple of 32 from 32 to 65536 whose shared memory fits
     the 48 KiB static limit (for tiled_sync and async_halo ``4 * (tile + 2k - 1)`` bytes);
     ``threads`` a multiple of 32 from 32 to 1024 (default: the variant's, ``min(tile, 256)`` or
-    for vec4 ``tile // 4``, rounded down to a multiple of 32 and at least 32); ``stages`` from 1 to 8 and ``persistent`` (a bool,
-    default True), for the staged variants only (default stages: 4, or as many as fit); the
-    register-window variants take ``k <= 64``.
+    for vec4 ``tile // 4``, rounded down to a multiple of 32 and at least 32); ``stages`` from 1
+    to 8 and ``persistent`` (a bool, default True), for the staged variants only (default
+    stages: 4, or as many as fit); the register-window variants take ``k <= 64``.
     """
     v = V.get(variant)
     n = valid_n(n)
