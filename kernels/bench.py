@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .device import device_info
 from . import variants as V
+from .device import device_info
 from .geometry import launch_config
 from .launch import prepare
 from .recorded import NCU_METRICS, load, table
@@ -161,13 +161,12 @@ def _warm(pairs) -> None:
 def run(quick: bool = False, progress: bool = False) -> dict:
     """The sweep (every variant and peer at every size and number of taps K), the tuning and the
     stage sweep; ``progress`` prints a line to stderr per (K, N)."""
-    from .device import target_arch
     sizes = [2**p for p in (range(14, 27, 4) if quick else range(14, 29, 2))]
     ks = (5,) if quick else (3, 5, 9, 31)
-    ours = runnable(OURS)   # what this GPU (or ASYNC_BOOK_ARCH's generation) can run
+    ours = V.runnable_here(OURS)[0]   # what this GPU (or ASYNC_BOOK_ARCH's generation) runs
     started = time.time()
     configs, tuning = {}, []
-    for variant in V.names(staged=True, arch=target_arch()):
+    for variant in (v for v in ours if V.get(v).staged):
         best, rows = (tune(variant, tiles=(1024,), threads=(128, 256), stages=(2,)) if quick
                       else tune(variant))
         configs[variant] = best
@@ -197,12 +196,6 @@ def run(quick: bool = False, progress: bool = False) -> dict:
 
 
 PROFILED = ("async_halo", "vec4", "pipelined", "bulk")
-
-
-def runnable(names) -> tuple[str, ...]:
-    """The variants among ``names`` that the generation the book runs as can run."""
-    from .device import target_arch
-    return tuple(n for n in names if n in V.names(arch=target_arch()))
 
 
 def ncu_target(n: int = 2**26, k: int = 5) -> None:

@@ -17,10 +17,11 @@ Compiled binaries are cached on disk, keyed by the source, the options and the N
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import json
+import multiprocessing
 import os
-import threading
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -135,7 +136,7 @@ def compile_source(src: str, name: str, build: Build) -> bytes:
 
 
 COMPILE_LOG_ENV = "ASYNC_BOOK_COMPILE_LOG"   # a file: every compile (cache miss) appends a line
-_in_flight: dict[Path, "threading.Event"] = {}   # paths a background warm-up is compiling
+_in_flight: dict[Path, concurrent.futures.Future] = {}   # what a background warm-up compiles
 
 
 def cache_path(src: str, name: str, build: Build) -> Path:
@@ -151,8 +152,9 @@ def compiled_file(src: str, name: str, build: Build) -> Path:
     the source, the common header, the options and the NVRTC and CuPy (libcu++) versions. A
     compilation that a background warm-up has in flight is waited for, not repeated."""
     path = cache_path(src, name, build)
-    if not path.exists() and path in _in_flight:
-        _in_flight[path].wait(timeout=600)
+    pending = _in_flight.pop(path, None)
+    if pending is not None and not path.exists():
+        concurrent.futures.wait([pending], timeout=600)   # if it failed, compile and report below
     if not path.exists():
         started = time.perf_counter()
         binary = compile_source(src, name, build)
@@ -184,42 +186,29 @@ def _compile_spec(spec: tuple) -> str:
     return str(variant_file(*spec))
 
 
-def warm_cache(specs, workers: int | None = None, background: bool = False):
+def warm_cache(specs, workers: int | None = None, background: bool = False) -> None:
     """Compile many ``(variant, Build)`` at once, in separate processes, into the disk cache:
-    NVRTC takes about a second per libcu++ kernel. With ``background=True`` it returns at once
-    (a thread waits for the pool) and :func:`compiled_file` waits for what is in flight."""
-    import concurrent.futures
-    import multiprocessing
-    specs = [spec for spec in dict.fromkeys(specs)   # in the order given: first needed, first done
-             if not cache_path(source(spec[0]), kernel_name(spec[0]), spec[1]).exists()]
-    if not background and len(specs) < 2:
-        for spec in specs:
+    NVRTC takes about a second per libcu++ kernel. With ``background=True`` it returns at once,
+    in the order given (first needed, first done), and :func:`compiled_file` waits for a
+    compilation still in flight instead of repeating it."""
+    missing = {}
+    for spec in dict.fromkeys(specs):
+        path = cache_path(source(spec[0]), kernel_name(spec[0]), spec[1])
+        if not path.exists():
+            missing[spec] = path
+    if not missing:
+        return
+    if not background and len(missing) == 1:
+        for spec in missing:
             _compile_spec(spec)
-        return None
-    paths = {spec: cache_path(source(spec[0]), kernel_name(spec[0]), spec[1]) for spec in specs}
-    for path in paths.values():
-        _in_flight.setdefault(path, threading.Event())
-
-    def work():
-        ctx = multiprocessing.get_context("spawn")
-        try:
-            with concurrent.futures.ProcessPoolExecutor(workers or min(16, os.cpu_count() or 1),
-                                                        mp_context=ctx) as pool:
-                futures = {pool.submit(_compile_spec, spec): spec for spec in specs}
-                for future in concurrent.futures.as_completed(futures):
-                    _in_flight.pop(paths[futures[future]]).set()
-                    if not background:
-                        future.result()
-        except Exception:
-            if not background:
-                raise
-        finally:
-            for path in paths.values():   # on failure, callers compile (and report) it themselves
-                if path in _in_flight:
-                    _in_flight.pop(path).set()
-
-    if not background:
-        return work()
-    thread = threading.Thread(target=work, name="kernels-warm-up", daemon=True)
-    thread.start()
-    return thread
+        return
+    pool = concurrent.futures.ProcessPoolExecutor(workers or min(16, os.cpu_count() or 1),
+                                                  mp_context=multiprocessing.get_context("spawn"))
+    futures = {spec: pool.submit(_compile_spec, spec) for spec in missing}
+    if background:
+        _in_flight.update({missing[spec]: future for spec, future in futures.items()})
+        pool.shutdown(wait=False)   # the pool finishes its work on its own
+        return
+    with pool:
+        for future in futures.values():
+            future.result()

@@ -123,18 +123,10 @@ def _compile_time(log: Path) -> tuple[int, float]:
 
 def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> None:
     """Execute each notebook with a cold compile cache of its own, storing outputs, the device,
-    the wall time and the compilations (which :func:`warm_up` replays)."""
+    the wall time and the compilations (which :func:`kernels.warm_up` replays)."""
     import os
-    import tempfile
-    import time
 
-    import nbformat
-    from nbclient import NotebookClient
-
-    from .compile import COMPILE_LOG_ENV
-    from .device import device_info
-    from .widgets import PREVIEW_ENV
-    from .device import ARCH_ENV
+    from .device import ARCH_ENV, device_info
     if os.environ.get(ARCH_ENV):
         sys.exit(f"{ARCH_ENV} is set: the stored outputs are what the book publishes and must come "
                  "from the GPU as it is; unset it to execute (use it with nbval to check a "
@@ -143,16 +135,28 @@ def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> N
     if info["backend"] != "gpu" and not allow_cpu:
         sys.exit("no GPU here: the stored outputs are what the book publishes and must come from "
                  f"a GPU run ({info['reason']}). Pass --allow-cpu to overwrite them anyway.")
-    from nbclient.exceptions import CellExecutionError
     for path in paths:
-        scratch = Path(tempfile.mkdtemp(prefix="async-book-"))
-        log = scratch / "compiles.jsonl"
-        env = {"XDG_CACHE_HOME": str(scratch), COMPILE_LOG_ENV: str(log), PREVIEW_ENV: "1"}
-        saved = {key: os.environ.get(key) for key in env}
-        os.environ.update(env)   # the notebook's kernel inherits them
+        _execute_one(path, info, timeout)
+
+
+def _execute_one(path: Path, info: dict, timeout: int) -> None:
+    import os
+    import tempfile
+    import time
+    from unittest import mock
+
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    from .compile import COMPILE_LOG_ENV
+    from .widgets import PREVIEW_ENV
+    with tempfile.TemporaryDirectory(prefix="async-book-") as scratch:
+        log = Path(scratch) / "compiles.jsonl"
+        env = {"XDG_CACHE_HOME": scratch, COMPILE_LOG_ENV: str(log), PREVIEW_ENV: "1"}
         started = time.perf_counter()
-        try:
-            for attempt in (1, 2):   # a kernel that fails to start is retried once; a cell error is not
+        with mock.patch.dict(os.environ, env):   # the notebook's kernel inherits them
+            for attempt in (1, 2):   # a kernel that dies is retried once; a cell error is not
                 nb = nbformat.read(path, as_version=4)
                 try:
                     NotebookClient(nb, timeout=timeout, startup_timeout=180, kernel_name="python3",
@@ -163,27 +167,22 @@ def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> N
                 except Exception as exc:
                     if attempt == 2:
                         raise
-                    print(f"{path.name}: the kernel did not start ({type(exc).__name__}); retrying")
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    del os.environ[key]
-                else:
-                    os.environ[key] = value
+                    print(f"{path.name}: the kernel failed ({type(exc).__name__}); retrying once")
         seconds = round(time.perf_counter() - started, 1)
-        _drop_widget_views(nb)
         compiles, compile_seconds = _compile_time(log)
-        nb.metadata["async_copy_book"] = {
-            "executed_on": info,
-            "execution": {"seconds": seconds, "compile_cache": "cold", "compiles": compiles,
-                          "compile_seconds": compile_seconds},
-            "builds": _builds(log)}
-        if info["backend"] != "gpu":
-            nb.metadata["async_copy_book"]["draft"] = (
-                "outputs from the CPU emulation: keep out of _toc.yml until executed on a GPU")
-        nbformat.write(nb, path)
-        print(f"executed {path.name} on {info.get('device', 'the CPU (emulation)')} in {seconds} s "
-              f"(cold cache: {compiles} compilations, {compile_seconds} s of them)")
+        builds = _builds(log)
+    _drop_widget_views(nb)
+    nb.metadata["async_copy_book"] = {
+        "executed_on": info,
+        "execution": {"seconds": seconds, "compile_cache": "cold", "compiles": compiles,
+                      "compile_seconds": compile_seconds},
+        "builds": builds}
+    if info["backend"] != "gpu":
+        nb.metadata["async_copy_book"]["draft"] = (
+            "outputs from the CPU emulation: keep out of _toc.yml until executed on a GPU")
+    nbformat.write(nb, path)
+    print(f"executed {path.name} on {info.get('device', 'the CPU (emulation)')} in {seconds} s "
+          f"(cold cache: {compiles} compilations, {compile_seconds} s of them)")
 
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

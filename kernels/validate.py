@@ -71,9 +71,9 @@ def text(name: str, value) -> str:
 
 
 def record(name: str, value, keys) -> dict:
-    """A dict (a recording, e.g. ``bench.load()``) that holds ``keys``."""
+    """A dict (a recording, e.g. ``recorded.load()``) that holds ``keys``."""
     if not isinstance(value, dict):
-        raise TypeError(f"{name} must be a dict (a recording such as bench.load()), "
+        raise TypeError(f"{name} must be a dict (a recording such as recorded.load()), "
                         f"got {type(value).__name__}")
     missing = [key for key in keys if key not in value]
     if missing:
@@ -90,7 +90,7 @@ def labelled(name: str, value, most: int) -> dict:
     if len(value) > most:
         raise ValueError(f"{name} holds {len(value)} entries: at most {most}")
     if not all(isinstance(key, str) for key in value):
-        raise TypeError(f"{name}' names must be strings, got {list(value)!r}")
+        raise TypeError(f"{name}'s names must be strings, got {list(value)!r}")
     return value
 
 
@@ -155,27 +155,12 @@ def same_length(name: str, a, n: int) -> None:
         raise ValueError(f"{name} must have shape ({n},) like x, got {a.shape}")
 
 
-def _extent(a) -> tuple[int, int]:
-    """The byte range [lo, hi) a (possibly strided) array can touch."""
-    if hasattr(a, "data") and hasattr(a.data, "ptr"):   # CuPy
-        start = a.data.ptr
-    else:
-        start = a.__array_interface__["data"][0]
-    if a.size == 0:
-        return start, start
-    lo = start + sum(min(0, s * (d - 1)) for s, d in zip(a.strides, a.shape))
-    hi = start + sum(max(0, s * (d - 1)) for s, d in zip(a.strides, a.shape)) + a.itemsize
-    return lo, hi
-
-
 def disjoint(name: str, a, others: dict) -> None:
     """``a`` (an output) shares no memory with any of ``others`` (the inputs): a kernel reading
-    what another thread already overwrote computes garbage."""
-    lo, hi = _extent(a)
+    what another thread already overwrote computes garbage. Arrays of different libraries (host
+    and device memory) never overlap."""
+    xp = array_module(name, a)
     for other_name, b in others.items():
-        if hasattr(a.data, "ptr") != hasattr(b.data, "ptr"):   # host and device memory
-            continue
-        b_lo, b_hi = _extent(b)
-        if lo < b_hi and b_lo < hi:
+        if array_module(other_name, b) is xp and xp.may_share_memory(a, b):
             raise ValueError(f"{name} overlaps {other_name}: the output must be a separate array "
                              f"(the kernels read {other_name} while writing {name})")

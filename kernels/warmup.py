@@ -12,16 +12,16 @@ from __future__ import annotations
 import json
 
 
-def warm_up(name: str):
+def warm_up(name: str) -> None:
     """Start compiling, in the background, the kernels that notebook ``name``'s last GPU execution
     compiled (its metadata), as this GPU (or ASYNC_BOOK_ARCH's generation) builds them; the
-    notebook's cells then find them compiled or wait for them, never compile them twice. Returns
-    the thread, or None (no GPU, nothing recorded)."""
+    notebook's cells then find them compiled or wait for them, never compile them twice. Nothing
+    without a GPU."""
     from .compile import Build, warm_cache
     from .device import gpu_available
     from .launch import gpu_target
     if not gpu_available():
-        return None
+        return
     from .notebooks import NOTEBOOK_DIR
     meta = json.loads((NOTEBOOK_DIR / f"{name}.ipynb").read_text())["metadata"]
     specs = []
@@ -32,4 +32,4 @@ def warm_up(name: str):
             specs.append((variant, Build(target=gpu_target(variant, arch), **b)))
         except ValueError:   # not on this generation: the notebook leaves it out too
             continue
-    return warm_cache(specs, background=True) if specs else None
+    warm_cache(specs, background=True)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import kernels
-from kernels import bench, compile as kcompile, emulation, explore, plots, timeline
+from kernels import compile as kcompile, emulation, explore, plots, recorded, timeline
 from kernels.halo import halo_cells
 from kernels.launch import gpu_target
 
@@ -23,7 +23,7 @@ X = np.arange(1000, dtype=np.float32) * 0.37 - 5
 W = np.array([0.25, -1.5, 2.0, 0.5, -0.75], dtype=np.float32)
 Y = kernels.reference(X, W).astype(np.float32)           # correct outputs for X, W
 HUGE = np.broadcast_to(np.float32(1), (2**31,))           # 2**31 elements, no memory
-RECORDED = bench.load()                                  # the recorded H200 benchmark
+RECORDED = recorded.load()                                 # the recorded H200 benchmark
 ONES = {k: np.ones(k, np.float32) for k in (33, 64, 65, 3000, 4500, 12000)}
 
 
@@ -728,3 +728,14 @@ def test_conv1d_never_trips_the_overlap_check():
     y = kernels.conv1d(x, w)
     kernels.assert_correct(y, X, X[:5])
     kernels.assert_correct(kernels.conv1d(x[1:], w, "vec4"), X[1:], X[:5])   # misaligned: copied
+
+
+def test_an_output_that_shares_memory_with_an_input_is_refused():
+    """The overlap rule of ``prepare``, on host arrays (the GPU table above runs it on CuPy's)."""
+    from kernels.validate import disjoint
+    x = np.zeros(100, np.float32)
+    disjoint("y", np.zeros(100, np.float32), {"x": x})          # separate arrays: fine
+    for y, what in ((x, "is x"), (x[10:60], "inside x"), (x[::-1], "x reversed")):
+        with pytest.raises(ValueError, match="y overlaps x"):
+            disjoint("y", y, {"x": x})
+    disjoint("y", x[50:], {"x": x[:50]})                       # neighbours, no overlap
