@@ -106,6 +106,36 @@ def model(mode: str = "async", dram_latency: float = 500, weight_latency: float 
     return Schedule(bars, "cycles", f"model: {mode}, {blocks_per_sm} block(s) per SM")
 
 
+# Named sets of the model's phases (cycles): the puzzle's illustration, and the phases measured
+# inside tiled_sync (``measured_preset``). ``model_presets`` gives both, by name.
+PRESET_PUZZLE = "the puzzle's illustration"
+PUZZLE_PRESET = {"dram_latency": SEED_CYCLES["tile load"], "weight_latency": SEED_CYCLES["weight load"],
+                 "compute": SEED_CYCLES["compute"]}
+
+
+def measured_preset(data: dict, variant: str = "tiled_sync") -> dict:
+    """The model's phases from a timeline measurement (``load_or_measure``'s ``data``): the
+    synchronous kernel's tile load and taps load, and as "compute" everything its blocks do after
+    them (the empty wait, the barrier and the compute), median cycles rounded to whole cycles. The
+    model's sync total is then the measured block's, up to the rounding of the medians."""
+    c = data["cycles"][variant]
+    return {"dram_latency": round(c["tile load"]), "weight_latency": round(c["weight load"]),
+            "compute": round(c["wait"] + c["barrier"] + c["compute"])}
+
+
+def preset_name(data: dict) -> str:
+    """The name of ``measured_preset(data)``: "as measured on the H200" for an NVIDIA H200."""
+    return f"as measured on the {data['provenance']['device'].removeprefix('NVIDIA ')}"
+
+
+def model_presets(recorded: str = "h200_timelines") -> dict[str, dict]:
+    """The model's presets by name: the puzzle's illustration, then the phases measured in the
+    recording ``kernels/recorded/RECORDED.json``."""
+    from .recorded import load
+    data = load(recorded)
+    return {PRESET_PUZZLE: dict(PUZZLE_PRESET), preset_name(data): measured_preset(data)}
+
+
 def model_totals(**params) -> dict:
     """Total cycles of both schedules, and what overlap saves."""
     if "mode" in params:
@@ -200,6 +230,61 @@ def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> d
     traced = float(np.median(time_us(prepare(variant, x, w, y, tile=tile, trace=records), n)[0]))
     return {"variant": variant, "n": n, "plain_us": plain, "traced_us": traced,
             "overhead": traced / plain - 1}
+
+
+def block_cycles(records: np.ndarray) -> float:
+    """Median SM cycles (clock64) from a block's first trace point to its last, over all blocks."""
+    clocks = records[:, layout.TRACE_CYCLES].astype(np.int64)
+    return float(np.median(clocks[:, _point("stored")] - clocks[:, _point("start")]))
+
+
+def sm_occupancy(records: np.ndarray) -> dict:
+    """How the blocks of ``records`` shared their SMs, from %globaltimer: ``resident``, the most
+    blocks running at once on any one SM; ``block_ns``, the median time from a block's start to
+    its last store; ``ns_per_block``, the time an SM took per block it ran (its first start to its
+    last end, over its blocks), the median over the SMs. ``block_ns / ns_per_block`` is how many
+    blocks' time overlapped on an SM, on average (Little's law)."""
+    ns = records[:, layout.TRACE_NS].astype(np.int64)
+    start, end = ns[:, _point("start")], ns[:, _point("stored")]
+    sm_of = records[:, layout.TRACE_SM]
+    resident, per_block = [], []
+    for sm in np.unique(sm_of):
+        mine = sm_of == sm
+        # Sweep the starts and ends in time order; at equal times an end goes first, so a block
+        # that takes the slot of one that ended at the same tick is not counted twice.
+        events = sorted([(t, 1) for t in start[mine]] + [(t, -1) for t in end[mine]])
+        running = np.cumsum([step for _, step in events])
+        resident.append(int(running.max()))
+        per_block.append((end[mine].max() - start[mine].min()) / mine.sum())
+    return {"resident": max(resident), "block_ns": float(np.median(end - start)),
+            "ns_per_block": float(np.median(per_block))}
+
+
+def taps_lesson(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo") -> dict:
+    """What the cycles per phase of ``data`` (a timeline measurement) say about the taps load
+    (the phase "weight load"): what it took in each variant (``taps``); in ``sync``, over the
+    puzzle's illustrative cycles and over ``sync``'s tile load (``tile``); in ``asyn``, the
+    cycles to issue the copies (``issue``), the taps load (``async_taps``) and the wait left
+    after it (``wait_left``); and ``sync``'s "wait", whose trace points have nothing between
+    them, so that it measures the cost of a trace point (``empty_wait``)."""
+    c = data["cycles"]
+    taps = c[sync]["weight load"]
+    return {"taps": {v: c[v]["weight load"] for v in c}, "tile": c[sync]["tile load"],
+            "taps_over_puzzle": taps / SEED_CYCLES["weight load"],
+            "taps_over_tile": taps / c[sync]["tile load"],
+            "issue": c[asyn]["tile load"], "async_taps": c[asyn]["weight load"],
+            "wait_left": c[asyn]["wait"], "empty_wait": c[sync]["wait"]}
+
+
+def overlap_saving(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo") -> dict:
+    """What ``asyn`` saves over ``sync`` in ``data``: median cycles per block at Puzzle 28's size
+    (``block_cycles``, by variant) and the fraction fewer (``block_less``); and the fraction less
+    kernel time of the plain (untraced) builds at each size measured (``kernel_less``, by n)."""
+    cycles = {v: block_cycles(records(data, v)) for v in (sync, asyn)}
+    plain = {(r["variant"], r["n"]): r["plain_us"] for r in data["overhead"]}
+    sizes = sorted({n for v, n in plain if v == sync} & {n for v, n in plain if v == asyn})
+    return {"block_cycles": cycles, "block_less": 1 - cycles[asyn] / cycles[sync],
+            "kernel_less": {n: 1 - plain[(asyn, n)] / plain[(sync, n)] for n in sizes}}
 
 
 # --- a whole measurement, live or recorded ----------------------------------------------------

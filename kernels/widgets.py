@@ -52,30 +52,52 @@ def explore_halos():
     _interact(show, halo_controls())
 
 
-# Notebook 02: the timeline model. Any value here is a valid model input (tiles are the kernels').
+# Notebook 02: the timeline model. Any value here is a valid model input (tiles are the kernels');
+# the latency and compute sliders step by one cycle, so that every preset lands on a slider value.
 MODEL_TILES = (32, 64, 128, 256, 512, 1024)
 MODEL_BANDWIDTH = (("unlimited", None), ("64 B/cycle", 64.0), ("16 B/cycle", 16.0), ("4 B/cycle", 4.0))
+MODEL_CYCLES = {"dram_latency": (10, 2000), "weight_latency": (10, 2000), "compute": (10, 1000)}
 
 
 def model_controls() -> dict:
+    """The model's controls, and a *preset* menu (``timeline.model_presets``) that sets the
+    latency and compute sliders to the puzzle's illustration or to the phases measured on the
+    H200; the puzzle's first."""
     import ipywidgets as W
-    return dict(dram_latency=W.IntSlider(value=500, min=50, max=1000, step=10, description="DRAM latency"),
-                weight_latency=W.IntSlider(value=100, min=10, max=500, step=10, description="weight latency"),
-                compute=W.IntSlider(value=50, min=10, max=500, step=10, description="compute"),
-                tile=W.Dropdown(options=MODEL_TILES, value=256, description="tile"),
-                k=W.IntSlider(value=5, min=1, max=32, description="K"),
-                blocks_per_sm=W.IntSlider(value=1, min=1, max=8, description="blocks / SM"),
-                bytes_per_cycle=W.Dropdown(options=MODEL_BANDWIDTH, value=None, description="bandwidth"))
+
+    from .timeline import PRESET_PUZZLE, model_presets
+    presets = model_presets()
+    first = presets[PRESET_PUZZLE]
+
+    def cycles(name, label):
+        lo, hi = MODEL_CYCLES[name]
+        return W.IntSlider(value=first[name], min=lo, max=hi, step=1, description=label)
+
+    c = dict(preset=W.Dropdown(options=list(presets), value=PRESET_PUZZLE, description="preset"),
+             dram_latency=cycles("dram_latency", "tile latency"),
+             weight_latency=cycles("weight_latency", "taps latency"),
+             compute=cycles("compute", "compute"),
+             tile=W.Dropdown(options=MODEL_TILES, value=256, description="tile"),
+             k=W.IntSlider(value=5, min=1, max=32, description="K"),
+             blocks_per_sm=W.IntSlider(value=1, min=1, max=8, description="blocks / SM"),
+             bytes_per_cycle=W.Dropdown(options=MODEL_BANDWIDTH, value=None, description="bandwidth"))
+
+    def apply(change):
+        for name, value in presets[change["new"]].items():
+            c[name].value = value
+    c["preset"].observe(apply, names="value")
+    return c
 
 
 def explore_model():
-    """The sync and async schedules for the chosen parameters, drawn, with their totals."""
+    """The sync and async schedules for the chosen parameters, drawn, with their totals. The
+    *preset* only sets the sliders; the schedules are drawn from the sliders' values."""
     from IPython.display import display
 
     from .plots import plot_schedules
     from .timeline import model, model_totals
 
-    def show(**params):
+    def show(preset, **params):
         t = model_totals(**params)
         print(f"sync {t['sync']:.0f} cycles, async {t['async']:.0f}: overlap saves {t['saved']:.0f} "
               f"cycles, {100 * t['less_time']:.1f}% less time, {t['speedup']:.2f}x")
