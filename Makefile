@@ -22,15 +22,20 @@ $(STAMP): $(REQUIREMENTS) $(if $(filter-out $(REQUIREMENTS),$(STAMPED)),FORCE)
 
 FORCE:
 
-# The book, from the outputs stored in the notebooks (nothing is executed): _build/html
+# Both editions, from the outputs stored in the notebooks (nothing is executed): the English one
+# in _build/html, the Korean one (ko/, built in _build/ko) copied into _build/html/ko, where the
+# Pages site serves it under /ko/ and each page's language link expects it.
 book: $(STAMP)
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	$(VENV)/bin/jupyter-book build ko -W -n --keep-going --path-output _build/ko
+	rm -rf _build/html/ko && cp -R _build/ko/_build/html _build/html/ko
 
 book-only:
 	$(MAKE) book REQUIREMENTS=requirements-book.txt VENV=.venv-book
 
 # Every test: kernels (NVRTC compile, emulation, GPU tests where there is a GPU), the notebooks
-# under nbval, and the built book in headless Chromium.
+# of both editions under nbval, the Korean edition's translation check, and both built editions
+# in headless Chromium.
 test: book chromium
 	$(PY) -m pytest
 
@@ -43,11 +48,12 @@ chromium:
 	{ [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "warning: no chromium or google-chrome installed; outside CI the browser test is skipped"
 
-# On a GPU: the generation matrix. nbval of every notebook as a T4 (sm_75), as an A100 (sm_80)
-# and as this GPU, then the GPU tests as sm_80 and natively (ASYNC_BOOK_ARCH, kernels/device.py).
+# On a GPU: the generation matrix. nbval of every notebook (both editions) as a T4 (sm_75), as an
+# A100 (sm_80) and as this GPU, then the GPU tests as sm_80 and natively (ASYNC_BOOK_ARCH,
+# kernels/device.py).
 gpu-matrix: $(STAMP)
 	for arch in 75 80 ""; do echo "== notebooks as $${arch:-this GPU}"; \
-	  ASYNC_BOOK_ARCH=$$arch $(PY) -m pytest notebooks/ || exit 1; done
+	  ASYNC_BOOK_ARCH=$$arch $(PY) -m pytest notebooks/ ko/notebooks/ || exit 1; done
 	for arch in 80 ""; do echo "== GPU tests as $${arch:-this GPU}"; \
 	  ASYNC_BOOK_ARCH=$$arch $(PY) -m pytest -m gpu tests/ || exit 1; done
 

@@ -1,6 +1,6 @@
 // Variant 4 — async_halo: Puzzle 28 done right.
 // The block copies its tile AND both halos into shared memory asynchronously (cp.async on sm_80+;
-// a synchronous copy on older GPUs), loads the small kernel while the copy is in flight, then
+// a synchronous copy on older GPUs), loads the taps while the copy is in flight, then
 // waits, synchronises and computes every output from shared memory.
 // Compared with tiled_sync.cu only Phase 1 (async copy) and Phase 3 (wait) change.
 #include <cuda/pipeline>
@@ -30,7 +30,7 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     pipe.producer_commit();
 
     PHASE(1);
-    // Phase 2: while the tile is in flight, load the small kernel.
+    // Phase 2: while the tile is in flight, load the taps.
     for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
         w_s[k] = w[k];
     }

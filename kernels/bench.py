@@ -90,6 +90,45 @@ def _check_peer(name, fn, x, w, y):
     assert_correct(out, x.get(), w.get(), name)
 
 
+def quartiles(times) -> tuple[float, float, float]:
+    """Median, first and third quartile of per-launch times."""
+    return (float(np.median(times)), *np.percentile(times, [25, 75]).tolist())
+
+
+def time_copy(x, y, k: int, n_repeat: int | None = None) -> Row:
+    """The yardstick: a device-to-device copy of x into y (the 8 N bytes a convolution moves),
+    as the "copy" row of a sweep at k taps."""
+    times, method = time_us(copy_fn(x, y), x.size, n_repeat)
+    median, q1, q3 = quartiles(times)
+    return Row("copy", x.size, k, median, q1, q3, median, method, {})
+
+
+def check_on_host(y, x, w, name: str) -> None:
+    """The float64 CPU reference, up to CHECK_UP_TO outputs (the tests cover every size's
+    indexing)."""
+    if x.size <= CHECK_UP_TO:
+        assert_correct(y, x.get(), w.get(), name)
+
+
+def time_variant(name: str, x, w, y, copy_us: float, kw: dict | None = None,
+                 n_repeat: int | None = None, check=check_on_host) -> Row:
+    """Time one variant on CuPy ``x`` and ``w`` into ``y`` with the launch keywords ``kw``
+    (tile, threads, stages, persistent): one launch into NaN-poisoned ``y``, checked by
+    ``check(y, x, w, name)`` when the variant is correct (None: not checked), then the timed
+    launches. ``copy_us``: the copy time of the same run, carried by the row."""
+    import cupy
+    y.fill(cupy.nan)
+    fn = prepare(name, x, w, y, **(kw or {}))
+    fn()
+    if check is not None and V.get(name).correct:
+        check(y, x, w, name)
+    times, method = time_us(fn, x.size, n_repeat)
+    cfg = fn.config
+    config = dict(tile=cfg.tile, threads=cfg.threads, stages=cfg.stages,
+                  persistent=cfg.persistent, grid=fn.grid)
+    return Row(name, x.size, w.size, *quartiles(times), copy_us, method, config)
+
+
 def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -> list[Row]:
     """Time each name (a variant, a peer or 'copy') at n outputs and k taps, with fresh random
     inputs. ``configs`` maps a variant to its launch keywords (tile, threads, stages)."""
@@ -97,10 +136,8 @@ def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -
     configs = configs or {}
     x, w = (cupy.asarray(a) for a in random_inputs(n, k, seed))
     y = cupy.empty_like(x)
-    copy_times, copy_method = time_us(copy_fn(x, y), n)
-    copy_us = float(np.median(copy_times))
-    rows = [Row("copy", n, k, copy_us, *np.percentile(copy_times, [25, 75]).tolist(), copy_us,
-                copy_method, {})]
+    rows = [time_copy(x, y, k)]
+    copy_us = rows[0].median_us
     for name in names:
         if name in PEERS:
             try:
@@ -109,44 +146,50 @@ def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -
             except ImportError:
                 continue
             times, method = time_us(fn, n, graph=False)
-            config = {}
+            rows.append(Row(name, n, k, *quartiles(times), copy_us, method, {}))
         else:
-            kw = configs.get(name, {})
-            y.fill(cupy.nan)
-            fn = prepare(name, x, w, y, **kw)
-            fn()
-            if V.get(name).correct and n <= CHECK_UP_TO:   # the tests cover every size's indexing
-                assert_correct(y, x.get(), w.get(), name)
-            times, method = time_us(fn, n)
-            cfg = fn.config
-            config = dict(tile=cfg.tile, threads=cfg.threads, stages=cfg.stages,
-                          persistent=cfg.persistent, grid=fn.grid)
-        rows.append(Row(name, n, k, float(np.median(times)),
-                        *np.percentile(times, [25, 75]).tolist(), copy_us, method, config))
+            rows.append(time_variant(name, x, w, y, copy_us, configs.get(name)))
     return rows
 
 
 TUNED = ("tile", "threads", "stages", "persistent")
 
 
-def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(1024, 2048, 4096),
-         threads=(128, 256), stages=(1, 2, 4)) -> tuple[dict, list[Row]]:
-    """The fastest (tile, threads, stages, persistent) of a staged variant at n outputs and k
-    taps, all rows kept. Blocks that each take one tile (persistent=False) are tried with one
-    stage only: a second buffer would have nothing to hold."""
+def tuning_grid(variant: str, n: int, k: int, tiles=(1024, 2048, 4096), threads=(128, 256),
+                stages=(1, 2, 4)) -> list:
+    """The valid launch configurations (:class:`kernels.LaunchConfig`) of ``variant`` at n
+    outputs and k taps among ``tiles`` x ``threads`` and, for a staged variant, ``stages`` with
+    persistent blocks plus one block per tile with one stage (a second buffer would have nothing
+    to hold); those whose shared memory does not fit are left out."""
+    schedules = ([(s, True) for s in stages] + [(1, False)] if V.get(variant).staged
+                 else [(None, None)])
     valid = []
     for tile in tiles:
         for th in threads:
-            for s, persistent in [(s, True) for s in stages] + [(1, False)]:
+            for s, persistent in schedules:
                 try:
                     valid.append(launch_config(n, k, tile, th, variant, s, persistent))
                 except ValueError:
                     continue
+    return valid
+
+
+def launch_keywords(cfg) -> dict:
+    """What :func:`kernels.prepare` takes to launch the :class:`kernels.LaunchConfig` ``cfg``."""
+    return {key: getattr(cfg, key) for key in TUNED}
+
+
+def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(1024, 2048, 4096),
+         threads=(128, 256), stages=(1, 2, 4)) -> tuple[dict, list[Row]]:
+    """The fastest (tile, threads, stages, persistent) of a variant at n outputs and k taps
+    (:func:`tuning_grid`), all rows kept: one set of random inputs and one copy time for all."""
+    import cupy
+    valid = tuning_grid(variant, n, k, tiles, threads, stages)
     _warm([(variant, c) for c in valid])
-    rows = []
-    for cfg in valid:
-        kw = {key: getattr(cfg, key) for key in TUNED}
-        rows += [r for r in measure([variant], n, k, {variant: kw}) if r.name == variant]
+    x, w = (cupy.asarray(a) for a in random_inputs(n, k, 0))
+    y = cupy.empty_like(x)
+    copy_us = time_copy(x, y, k).median_us
+    rows = [time_variant(variant, x, w, y, copy_us, launch_keywords(cfg)) for cfg in valid]
     best = min(rows, key=lambda r: r.median_us)
     return {key: best.config[key] for key in TUNED}, rows
 
@@ -172,6 +215,8 @@ def run(quick: bool = False, progress: bool = False) -> dict:
         configs[variant] = best
         tuning += rows
     configs["vec4"] = dict(tile=1024, threads=256)
+    # the synchronous control stages what the tuned pipelined stages: its tile, its threads
+    configs["staged_sync"] = {key: configs["pipelined"][key] for key in ("tile", "threads")}
     _warm([(v, launch_config(2**20, k, variant=v, **configs.get(v, {}))) for k in ks for v in ours])
     rows = []
     for k in ks:

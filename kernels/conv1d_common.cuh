@@ -4,7 +4,7 @@
 //
 // The Python loader (kernels/launch.py) injects the compile-time constants
 //     CONV_TILE     outputs per block (a multiple of 32)
-//     CONV_K        taps in the kernel w (1 <= CONV_K <= CONV_TILE)
+//     CONV_K        the number of taps w (1 <= CONV_K <= CONV_TILE)
 //     CONV_THREADS  threads per block (a multiple of 32, at most 1024)
 // and launches ceil(n / CONV_TILE) blocks of CONV_THREADS threads.
 #pragma once

@@ -1,4 +1,13 @@
-"""Run one variant at one size and say what happened: the function behind notebook 03's widget."""
+"""Run one or two variants at one size and say what happened: the functions behind notebook 03's
+widget.
+
+On a GPU each run is checked against the float64 reference and timed (kernel-only, the median
+of :func:`kernels.timing.time_us`) beside a device-to-device copy of the same bytes in the same
+run, and labelled when its time says little about bandwidth: *L2-resident* (``x`` and ``y`` fit
+in the L2 cache, so the bytes never leave the chip) or *launch-bound* (a kernel this short costs
+what any launch and one memory round trip cost, whatever it moves). Without a GPU the NumPy
+emulation runs the same block algorithm: correctness only, no timing.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +16,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import variants as V
-from .device import gpu_available, target_arch
+from .device import compute_capability, gpu_available, target_arch
 from .geometry import launch_config
 from .launch import conv1d
 from .reference import error_bound, random_inputs, reference, wrong_outputs
 from .validate import flag
 
-N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)
+N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)   # the emulation's: seconds at most
+N_CHOICES_GPU = N_CHOICES + (2**24, 2**26)   # x and y past any L2 cache: DRAM-bound
 TILE_CHOICES = (32, 64, 128, 256, 512, 1024)
 K_RANGE = (1, 32)   # every K here fits every tile above, for every variant
+THREAD_CHOICES = (None, 32, 64, 128, 256, 512, 1024)   # None: the variant's default
+STAGE_CHOICES = (None, 1, 2, 4, 8)   # None: the default; staged variants only (all fit: 48 KiB)
+OLDER_GENERATIONS = ((80, "an A100"), (75, "a T4"))
+LAUNCH_BOUND_US = 5.0   # under this, a kernel's time is mostly its launch and one memory round trip
+MAP_UP_TO = 100_000     # error maps are drawn up to this N (one marker per output)
 
 
 @dataclass
@@ -32,14 +47,39 @@ class Run:
     max_error: float             # largest |y - reference|
     max_error_over_bound: float  # the same, in units of the float32 rounding bound
     median_us: float | None      # kernel-only time on the GPU; None in the emulation
+    threads: int | None = None   # None: the variant's default
+    stages: int | None = None
+    arch: int | None = None      # the generation it was built for; None: the book's own here
+    copy_us: float | None = None   # a device copy of the same 8 N bytes, same run
+    l2_bytes: int | None = None
 
     def summary(self) -> str:
         verdict = "correct" if self.wrong == 0 else f"{self.wrong} of {self.n} outputs WRONG"
-        time = (f"{self.median_us:.1f} µs kernel time ({8 * self.n / self.median_us / 1e3:.0f} GB/s)"
-                if self.median_us is not None else "no timing in the emulation")
-        return (f"{self.variant}, N={self.n}, tile={self.tile}, K={self.k} [{self.backend}]: {verdict}; "
-                f"largest error {self.max_error:.2e} ({self.max_error_over_bound:.2g} × the rounding "
-                f"bound); {time}")
+        time = "no timing in the emulation"
+        if self.median_us is not None:
+            time = (f"{self.median_us:.1f} µs kernel time "
+                    f"({8 * self.n / self.median_us / 1e3:.0f} GB/s")
+            time += (f", {self.median_us / self.copy_us:.2f}x a copy of the same bytes)"
+                     if self.copy_us else ")")
+        options = "".join(f", {name}={value}" for name, value in
+                          (("threads", self.threads), ("stages", self.stages),
+                           ("arch", self.arch)) if value is not None)
+        return (f"{self.variant}, N={self.n}, tile={self.tile}, K={self.k}{options} "
+                f"[{self.backend}]: {verdict}; largest error {self.max_error:.2e} "
+                f"({self.max_error_over_bound:.2g} × the rounding bound); {time}")
+
+    def regime(self) -> list[str]:
+        """Why this run's GB/s are not DRAM bandwidth, if they are not: one sentence each."""
+        notes = []
+        if self.l2_bytes and 8 * self.n <= self.l2_bytes:
+            past = next(p for p in range(1, 40) if 8 * 2**p > self.l2_bytes)
+            notes.append(f"L2-resident: x and y ({8 * self.n / 2**20:.2g} MiB) fit in the "
+                         f"{self.l2_bytes / 2**20:.0f} MiB L2 cache, so these GB/s are not "
+                         f"DRAM's (from N = 2^{past} on, x and y outgrow it)")
+        if self.median_us is not None and self.median_us < LAUNCH_BOUND_US:
+            notes.append(f"launch-bound: under {LAUNCH_BOUND_US:.0f} µs a kernel's time is "
+                         "mostly its launch and one memory round trip, whatever it moves")
+        return notes
 
 
 def variant_choices() -> tuple[str, ...]:
@@ -47,23 +87,58 @@ def variant_choices() -> tuple[str, ...]:
     return V.names(arch=target_arch() if gpu_available() else None)
 
 
+def n_choices() -> tuple[int, ...]:
+    """Sizes to offer: up to DRAM-bound sizes on a GPU, up to 2^22 in the emulation."""
+    return N_CHOICES_GPU if gpu_available() else N_CHOICES
+
+
+def generation_choices(*variants: str | None) -> tuple[tuple[str, int | None], ...]:
+    """(label, arch) of the generations the book can build ``variants`` for here: its own
+    (``None``), and on a GPU the older ones (A100, T4) that every variant named runs on."""
+    if not gpu_available():
+        return (("emulation", None),)
+    top = target_arch()
+    own = "this GPU" if top == compute_capability() else "as set by ASYNC_BOOK_ARCH"
+    choices = [(f"sm_{top} ({own})", None)]
+    for arch, gpu in OLDER_GENERATIONS:
+        if arch < top and all(V.get(v).min_arch <= arch for v in variants if v):
+            choices.append((f"sm_{arch} (as {gpu})", arch))
+    return tuple(choices)
+
+
 def run(variant: str = "async_halo", n: int = 16384, tile: int = 256, k: int = 5, seed: int = 28,
-        timed: bool = True) -> Run:
-    """Run ``variant`` on ``random_inputs(n, k, seed)`` with ``tile``, check it and, on a GPU
-    when ``timed``, time it. Every argument is checked before anything runs."""
-    launch_config(n, k, tile, variant=variant)   # variant, n, tile and k as conv1d takes them
+        timed: bool = True, threads: int | None = None, stages: int | None = None,
+        arch: int | None = None) -> Run:
+    """Run ``variant`` on ``random_inputs(n, k, seed)`` with ``tile`` (and ``threads``,
+    ``stages``, ``arch`` as :func:`kernels.conv1d` takes them), check it and, on a GPU when
+    ``timed``, time it beside a copy of the same bytes. Every argument is checked before
+    anything runs."""
+    launch_config(n, k, tile, threads, variant, stages)   # as conv1d takes them
     timed = flag("timed", timed)
     x, w = random_inputs(n, k, seed)             # and the seed
-    y = conv1d(x, w, variant, tile=tile)
+    y = conv1d(x, w, variant, tile=tile, threads=threads, stages=stages, arch=arch)
     err = np.abs(y.astype(np.float64) - reference(x, w))
-    median = None
+    median = copy = l2 = None
     if gpu_available() and timed:
         import cupy
 
-        from .timing import time_us
+        from .device import device_info
         from .launch import prepare
+        from .timing import copy_fn, time_us
         xd, wd = cupy.asarray(x), cupy.asarray(w)
-        median = float(np.median(time_us(prepare(variant, xd, wd, cupy.empty_like(xd), tile=tile), n)[0]))
+        yd = cupy.empty_like(xd)
+        launch = prepare(variant, xd, wd, yd, tile=tile, threads=threads, stages=stages, arch=arch)
+        median = float(np.median(time_us(launch, n)[0]))
+        copy = float(np.median(time_us(copy_fn(xd, yd), n)[0]))
+        l2 = device_info().get("l2_bytes")
     return Run(variant, n, tile, k, "GPU" if gpu_available() else "emulation", y, x, w,
                int(wrong_outputs(y, x, w).size), float(np.nanmax(err)),
-               float(np.nanmax(err / error_bound(x, w))), median)
+               float(np.nanmax(err / error_bound(x, w))), median, threads, stages, arch, copy, l2)
+
+
+def compare(variants, n: int = 16384, tile: int = 256, k: int = 5, threads: int | None = None,
+            stages: int | None = None, arch: int | None = None, seed: int = 28) -> list[Run]:
+    """:func:`run` each of ``variants`` on the same inputs; ``stages`` goes to the staged
+    variants only."""
+    return [run(v, n, tile, k, seed, threads=threads, arch=arch,
+                stages=stages if V.get(v).staged else None) for v in variants]

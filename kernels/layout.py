@@ -44,7 +44,7 @@ def window4(k: int) -> int:
 
 # The trace record of one block (CONV_TRACE builds): the SM id, then CONV_TRACE_POINTS values of
 # %globaltimer (ns), then as many of clock64() (SM cycles).
-TRACE_POINTS = ("start", "issued", "weights", "waited", "synced", "stored")
+TRACE_POINTS = ("start", "issued", "taps", "waited", "synced", "stored")
 TRACE_WORDS = 1 + 2 * len(TRACE_POINTS)   # CONV_TRACE_WORDS
 TRACE_SM = 0
 TRACE_NS = slice(1, 1 + len(TRACE_POINTS))

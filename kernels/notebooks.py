@@ -13,11 +13,12 @@ replaces its outputs and clears the mark (tests/test_book.py holds both rules).
 ``setup`` writes each notebook's first code cell from ``_config.yml`` (``repository: url:`` and
 ``branch:``). On Colab the cell runs ``git clone --depth 1 --branch BRANCH URL /content/NAME``
 (once), changes into its ``notebooks/`` and puts the clone on the import path; elsewhere it only
-puts the repository root (``..``) on the import path. If the clone fails, the cell prints what
-failed, git's error and what to set, then stops the notebook (``SystemExit``, which Jupyter and
-Colab show without a traceback) rather than raising ``CalledProcessError``. To exercise the
-clone outside Colab (tests/test_setup_cell.py), set ``ASYNC_BOOK_FORCE_CLONE=1`` and
-``ASYNC_BOOK_CLONE_DIR`` to the target directory.
+puts the repository root on the import path: ``..``, or ``../..`` from a translated edition's
+notebooks (``ko/notebooks/``, kernels/translate.py), whichever holds ``kernels/``. If the clone
+fails, the cell prints what failed, git's error and what to set, then stops the notebook
+(``SystemExit``, which Jupyter and Colab show without a traceback) rather than raising
+``CalledProcessError``. To exercise the clone outside Colab (tests/test_setup_cell.py), set
+``ASYNC_BOOK_FORCE_CLONE=1`` and ``ASYNC_BOOK_CLONE_DIR`` to the target directory.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ if "google.colab" in sys.modules or os.environ.get("ASYNC_BOOK_FORCE_CLONE"):
                   "then run `python -m kernels.notebooks setup` to rewrite this cell.")
             raise SystemExit("Stopped: the book's repository could not be cloned (see above).")
     os.chdir(os.path.join(repo, "notebooks"))
-sys.path.insert(0, os.path.abspath(".."))'''
+# the repository root: .. from notebooks/, ../.. from a translated edition's (ko/notebooks/)
+sys.path.insert(0, os.path.abspath(next((d for d in ("..", "../..") if os.path.isdir(d + "/kernels")), "..")))'''
 
 
 def notebooks() -> list[Path]:

@@ -54,7 +54,7 @@ conv1d_pipelined(const float* __restrict__ x,
         pipe.producer_commit();
     }
 
-    // Phase 2: meanwhile, the small kernel into registers, once; every tile uses it.
+    // Phase 2: meanwhile, the taps into registers, once; every tile uses it.
     float w_r[CONV_K];
     load_taps(w_r, w);
 

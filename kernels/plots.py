@@ -8,11 +8,11 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
-from . import layout
+from . import layout, variants as V
 from .halo import halo_cells
 from .geometry import launch_config, valid_tile
 from .reference import error_bound, reference
-from .validate import integer, labelled, record, same_length, text, vector
+from .validate import integer, labelled, record, same_length, sequence, text, vector
 
 TILE_COLOURS = ["#8ecae6", "#ffb703", "#90be6d", "#f28482", "#b8b8ff", "#f6bd60"]
 
@@ -112,10 +112,10 @@ def plot_error_map(outputs: dict, x, w, tile: int):
     return fig
 
 
-PHASE_COLOURS = {"tile load": "#8ecae6", "weight load": "#ffb703", "wait": "#d9d9d9",
+PHASE_COLOURS = {"tile load": "#8ecae6", "taps load": "#ffb703", "wait": "#d9d9d9",
                  "barrier": "#b8b8ff", "compute": "#90be6d"}
-# In the model, a lane holds the tile load above, and the taps' "weight load" then the wait below.
-_SUBLANE = {"tile load": (0.05, 0.38), "weight load": (0.47, 0.38), "wait": (0.47, 0.38)}
+# In the model, a lane holds the tile load above, and the taps' "taps load" then the wait below.
+_SUBLANE = {"tile load": (0.05, 0.38), "taps load": (0.47, 0.38), "wait": (0.47, 0.38)}
 
 
 def plot_schedules(*schedules):
@@ -214,9 +214,61 @@ def plot_stage_sweep(result: dict, label: str = ""):
 
 
 def bytes_in_flight(row: dict, multiprocessors: int) -> float:
-    """Bytes of input one SM has requested but not yet consumed while it computes a tile:
-    resident blocks x stages still in flight x bytes per tile buffer (``layout.span`` floats:
-    the tile and its halos in whole 16-byte chunks)."""
+    """Bytes of input one SM has requested but not yet consumed while its blocks wait for a
+    tile, for persistent blocks (all resident at once): blocks per SM x stages (the tile waited
+    for and the ``stages - 1`` requested after it) x bytes per tile buffer (``layout.span``
+    floats: the tile and its halos in whole 16-byte chunks)."""
     c = row["config"]
+    if not c.get("persistent", True):
+        raise ValueError("bytes_in_flight needs persistent blocks: with one block per tile, how "
+                         "many are resident depends on occupancy, not on the grid")
     blocks_per_sm = c["grid"] / multiprocessors
-    return blocks_per_sm * max(c["stages"] - 1, 1) * layout.span(c["tile"], row["k"]) * 4
+    return blocks_per_sm * c["stages"] * layout.span(c["tile"], row["k"]) * 4
+
+
+def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
+    """Each variant's time over the bound (the larger of the copy and the FMA time, 1.0: the
+    dashed line) against the number of taps K, on a log2 axis: one line per variant, error bars
+    from the interquartile range, from a roofline recording (``python -m kernels.roofline``).
+    ``variants``: which to draw (default: every one recorded at ``n``)."""
+    from .recorded import roofline_rows
+    label = text("label", label)
+    by_variant = roofline_rows(rec, n)
+    if variants is not None:
+        variants = [V.get(v).name for v in sequence("variants", variants, "variant names")]
+        absent = [v for v in variants if v not in by_variant]
+        if absent:
+            raise ValueError(f"the recording has no rows of {', '.join(absent)} at n = {n}: it "
+                             f"has {', '.join(by_variant)}")
+        by_variant = {v: by_variant[v] for v in variants}
+    fig = Figure(figsize=(10, 5))
+    ax = fig.subplots()
+    for name, rows in by_variant.items():
+        ks = [r["k"] for r in rows]
+        ratio = np.array([r["ratio"] for r in rows])
+        bound = np.array([r["bound_us"] for r in rows])
+        low = ratio - np.array([r["q1_us"] for r in rows]) / bound
+        high = np.array([r["q3_us"] for r in rows]) / bound - ratio
+        style = (dict(ls="-", marker="o") if V.get(name).asynchronous
+                 else dict(ls=":", marker="s"))
+        ax.errorbar(ks, ratio, yerr=[low, high], ms=4, capsize=3, label=name, **style)
+    ax.axhline(1.0, color="black", ls="--", lw=1.2, label="the bound: max(copy, FMA time)")
+    all_ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
+    fma_bound = sorted({r["k"] for rows in by_variant.values() for r in rows
+                        if r["limit"] == "fma"})
+    if fma_bound:   # shaded from halfway (on the log axis) past the last K the copy bounds
+        copy_bound = [k for k in all_ks if k < fma_bound[0]]
+        start = (copy_bound[-1] * fma_bound[0]) ** 0.5 if copy_bound else fma_bound[0] / 2**0.5
+        ax.axvspan(start, all_ks[-1] * 2**0.5, color="#f28482", alpha=0.12, lw=0,
+                   label="FMAs bound it, not the copy")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(all_ks, [str(k) for k in all_ks])
+    ax.set_xlabel("K (taps)")
+    ax.set_ylabel("kernel time / bound")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=8, ncol=2, loc="upper left")
+    ax.set_title(f"N = {_n_label(n)} on {rec['provenance'].get('device')}; solid lines: "
+                 f"asynchronous copies, dotted: plain loads. {label}", fontsize=10, loc="left")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig

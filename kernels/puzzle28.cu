@@ -1,5 +1,5 @@
 // Variant 3 — puzzle28: the algorithm of Puzzle 28 exactly as published, bug included.
-// The input tile is copied asynchronously (cp.async on sm_80+) while the threads load the kernel;
+// The input tile is copied asynchronously (cp.async on sm_80+) while the threads load the taps;
 // then wait, barrier, compute. But shared memory holds the tile only, no halo: the first and last
 // CONV_HALO outputs of every tile cannot be convolved, and the published code copies the input
 // there instead. Kept to show that error; the correct version is async_halo.cu.
@@ -28,7 +28,7 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
     pipe.producer_commit();
 
     PHASE(1);
-    // Phase 2: while the tile is in flight, load the small kernel.
+    // Phase 2: while the tile is in flight, load the taps.
     for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
         w_s[k] = w[k];
     }

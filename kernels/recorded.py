@@ -7,6 +7,11 @@ A benchmark recording is what ``python -m kernels.bench --out FILE.json`` writes
 to the copy time. :func:`load` reads one back, :func:`ncu_summary` a recorded Nsight Compute
 report (``NCU_METRICS``), :func:`table` prints one size of the sweep.
 
+A roofline recording is what ``python -m kernels.roofline --out FILE.json`` writes (the
+section "the roofline across K" below reads it, with noise-aware comparisons: :func:`tie`).
+:func:`variants_expected` says which variants a recording must hold (those the registry had
+when it was made).
+
 The rest answers the questions notebook 04 asks of a recording (which variant comes closest to
 the copy, which of two is faster, whether more stages helped), so that what the book says is
 computed from the numbers, and tested, instead of decided in a notebook cell.
@@ -14,13 +19,16 @@ computed from the numbers, and tested, instead of decided in a notebook cell.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from . import layout, variants as V
+from .validate import integer, record, sequence, text
 
 RECORDED = Path(__file__).resolve().parent / "recorded"
 NCU_METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
@@ -66,11 +74,13 @@ def table(result: dict, n: int = 2**26, k: int = 5) -> str:
 
 def best_by_schedule(result: dict) -> dict:
     """From a recording's tuning rows: the fastest row of each staged variant with persistent
-    blocks and with one block per tile, as {(variant, persistent): row}."""
+    blocks and with one block per tile, as {(variant, persistent): row}. Fastest by median
+    time, as :func:`kernels.bench.tune` chose (a ratio would carry each row's own copy time,
+    whose run-to-run noise is larger than some of the differences)."""
     best = {}
     for r in result["tuning"]:
         key = (r["name"], bool(r["config"].get("persistent", True)))
-        if key not in best or r["ratio"] < best[key]["ratio"]:
+        if key not in best or r["median_us"] < best[key]["median_us"]:
             best[key] = r
     return best
 
@@ -164,3 +174,243 @@ def reading(result: dict, n: int = 2**26, k: int = 5, long_k: int = 31) -> list[
                  f"{layout.window4(long_k)}-float window for its 4 outputs (neighbours' windows "
                  f"overlap); the shared-memory kernels bring each input in once.")
     return lines
+
+
+def what_won(result: dict, variant: str = "pipelined", k: int = 5) -> str:
+    """What the tuning chose for ``variant`` and how that differs from async_halo: the sentence
+    notebook 04 prints under the stage sweep."""
+    c = result["configs"][variant]
+    stages = ("one block per tile, so no tile of a block is in flight while it computes another"
+              if not c["persistent"] else f"persistent blocks with {c['stages']} stage(s)")
+    return (f"The tuned {variant}: tile {c['tile']}, {c['threads']} threads, {c['stages']} "
+            f"stage(s), {stages}. What it has that async_halo lacks is everything but stages: "
+            f"16-byte copies (a quarter of the copy instructions), a tile of {c['tile']} floats "
+            f"instead of 256 (fewer blocks, fewer barriers per byte), 4 outputs per thread from "
+            f"a window in registers (fewer shared-memory loads), and many resident blocks whose "
+            f"copies are in flight together.")
+
+
+def ncu_reading(profile: dict, n: int = 2**26) -> list[str]:
+    """What a recorded Nsight Compute profile (:func:`ncu_summary`) at ``n`` outputs says, one
+    line each: bytes read and written against x and y, and what limits async_halo."""
+    mb = 4 * n / 1e6
+    read = [m["dram__bytes_read.sum"] for m in profile.values()]
+    written = [m["dram__bytes_write.sum"] for m in profile.values()]
+    lines = [f"- DRAM read: {min(read):.1f}-{max(read):.1f} MB per kernel, for the {mb:.1f} MB of "
+             "x: every kernel reads its input once; none loses time to extra bytes.",
+             f"- DRAM written while the kernel runs: {min(written):.1f}-{max(written):.1f} MB, for "
+             f"the {mb:.1f} MB of y. The rest, up to {mb - min(written):.1f} MB, is still in the "
+             "L2 cache (which writes back) when the kernel ends, and reaches DRAM after it."]
+    halo, pipe = profile.get("conv1d_async_halo"), profile.get("conv1d_pipelined")
+    if halo and pipe:
+        def ratio(metric):
+            return halo[metric] / pipe[metric]
+        lines.append(
+            f"- async_halo executes {ratio('smsp__inst_executed.sum'):.1f}x the instructions of "
+            f"pipelined and {ratio('l1tex__data_pipe_lsu_wavefronts_mem_shared.sum'):.1f}x its "
+            f"shared-memory wavefronts; its SMs run at "
+            f"{halo['sm__throughput.avg.pct_of_peak_sustained_elapsed']:.0f}% of their peak "
+            f"throughput while DRAM runs at "
+            f"{halo['dram__throughput.avg.pct_of_peak_sustained_elapsed']:.0f}% of its own "
+            f"(pipelined: {pipe['sm__throughput.avg.pct_of_peak_sustained_elapsed']:.0f}% and "
+            f"{pipe['dram__throughput.avg.pct_of_peak_sustained_elapsed']:.0f}%). What holds it "
+            "back is issuing instructions and shared-memory traffic — 4-byte copies, one output "
+            "per thread — more than bytes in flight.")
+    return lines
+
+
+# --- which variants a recording must hold ---------------------------------------------------
+
+def _instant(stamp, what: str) -> datetime.datetime:
+    """An ISO 8601 time with its UTC offset."""
+    try:
+        when = datetime.datetime.fromisoformat(text(what, stamp))
+    except ValueError:
+        raise ValueError(f"{what} must be an ISO 8601 time such as 2026-11-29T16:00:00+00:00, "
+                         f"got {stamp!r}") from None
+    if when.tzinfo is None:
+        raise ValueError(f"{what} must say its UTC offset (+00:00), got {stamp!r}")
+    return when
+
+
+def variants_expected(result: dict) -> tuple[str, ...]:
+    """The registry's variants a recording must hold: every one but those added to the registry
+    (:attr:`kernels.variants.Variant.added`) after the recording was made (its provenance's
+    ``date``)."""
+    record("result", result, ("provenance",))
+    made = _instant(result["provenance"].get("date"), "the recording's provenance date")
+    return tuple(v.name for v in V.VARIANTS
+                 if v.added is None or _instant(v.added, f"{v.name}'s added") <= made)
+
+
+def check_variants(result: dict, names) -> tuple[str, ...]:
+    """Raise ``ValueError`` naming each variant ``names`` (what the recording holds) lacks but
+    :func:`variants_expected` says it must hold; return those it may lack, the variants added
+    after it was recorded, so that a caller can say so."""
+    names = set(names)
+    expected = variants_expected(result)
+    missing = [v for v in expected if v not in names]
+    if missing:
+        raise ValueError(f"the recording of {result['provenance']['date']} lacks "
+                         f"{', '.join(missing)}, which the registry held when it was made: "
+                         f"re-record it ({result['provenance'].get('command', 'its command')})")
+    return tuple(v for v in V.NAMES if v not in expected and v not in names)
+
+
+# --- the roofline across K (python -m kernels.roofline) -------------------------------------
+# A roofline recording (kernels.roofline.run): its provenance, the FMA rate ("fma"), the seed
+# size ("seed"), the copies, and "rows": per (variant, n, k) the fastest configuration, its
+# median_us, q1_us, q3_us, copy_us, fma_us, bound_us (the larger), ratio (to the bound),
+# copy_ratio, limit ("copy" or "fma"), config and every configuration "tried".
+
+def _timed(name: str, row) -> dict:
+    record(name, row, ("name", "median_us", "q1_us", "q3_us"))
+    return row
+
+
+def tie(a: dict, b: dict) -> bool:
+    """Whether two timed rows are a tie: their interquartile ranges [q1, q3] overlap, so that
+    the difference of their medians is inside the noise of the runs."""
+    a, b = _timed("a", a), _timed("b", b)
+    return a["q1_us"] <= b["q3_us"] and b["q1_us"] <= a["q3_us"]
+
+
+def compare(a: dict, b: dict) -> str:
+    """The name of the faster of two timed rows (by median), or "tie" (:func:`tie`)."""
+    if tie(a, b):
+        return "tie"
+    return a["name"] if a["median_us"] < b["median_us"] else b["name"]
+
+
+def _roofline(rec) -> dict:
+    return record("rec", rec, ("rows", "provenance", "fma"))
+
+
+def roofline_rows(rec: dict, n: int) -> dict[str, list[dict]]:
+    """The roofline rows at ``n`` outputs, by variant (in the order measured), fewest taps
+    first; ``ValueError`` when the recording has none at ``n``."""
+    _roofline(rec)
+    n = integer("n", n, 1)
+    found = {}
+    for r in rec["rows"]:
+        if r["n"] == n:
+            found.setdefault(r["name"], []).append(r)
+    if not found:
+        raise ValueError(f"the recording has no rows at n = {n}: it has n = "
+                         f"{', '.join(map(str, sorted({r['n'] for r in rec['rows']})))}")
+    return {name: sorted(rows, key=lambda r: r["k"]) for name, rows in found.items()}
+
+
+def best_per_k(rec: dict, n: int, variants) -> dict[int, dict]:
+    """At ``n`` outputs, for each K where at least one of ``variants`` was measured, the row of
+    the fastest of them (by median), fewest taps first."""
+    variants = [V.get(v).name for v in sequence("variants", variants, "variant names")]
+    best = {}
+    for name, rows in roofline_rows(rec, n).items():
+        if name in variants:
+            for r in rows:
+                if r["k"] not in best or r["median_us"] < best[r["k"]]["median_us"]:
+                    best[r["k"]] = r
+    return dict(sorted(best.items()))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The best asynchronous variant against the synchronous control at one (n, K)."""
+
+    n: int
+    k: int
+    best_async: str
+    control: str
+    winner: str          # "async", "sync" or "tie" (interquartile ranges overlap)
+    speedup: float       # the slower median over the faster (1.0 or more)
+    async_row: dict
+    control_row: dict
+
+    def sentence(self) -> str:
+        a, c = self.async_row, self.control_row
+
+        def timed(r):
+            return (f"{r['median_us']:.1f} µs, interquartile range {r['q1_us']:.1f}-"
+                    f"{r['q3_us']:.1f}")
+        if self.winner == "tie":
+            return (f"K = {self.k}: {self.best_async} ({timed(a)}) and the synchronous control "
+                    f"{self.control} ({timed(c)}) tie: their interquartile ranges overlap.")
+        fast, slow = (a, c) if self.winner == "async" else (c, a)
+        return (f"K = {self.k}: {fast['name']} ({timed(fast)}) is {self.speedup:.2f}x faster "
+                f"than {slow['name']} ({timed(slow)}).")
+
+
+def async_vs_sync(rec: dict, n: int, k: int, control: str = "staged_sync") -> Verdict:
+    """At ``n`` outputs and ``k`` taps: the fastest correct asynchronous variant against the
+    synchronous ``control``; which is faster, or "tie" when their interquartile ranges
+    overlap, and by how much (slower median over faster)."""
+    control = V.get(control).name
+    if V.get(control).asynchronous:
+        raise ValueError(f"control must be a synchronous variant, not {control} "
+                         f"({V.get(control).copy})")
+    at = rows_at(_roofline(rec), integer("n", n, 1), integer("k (taps)", k, 1))
+    if control not in at:
+        raise ValueError(f"the recording has no {control} row at n = {n} with {k} taps")
+    best = best_async(at)
+    a, c = at[best], at[control]
+    winner = {"tie": "tie", best: "async", control: "sync"}[compare(a, c)]
+    speedup = max(a["median_us"], c["median_us"]) / min(a["median_us"], c["median_us"])
+    return Verdict(n, k, best, control, winner, speedup, a, c)
+
+
+def launch_overhead(rec: dict) -> dict[str, float]:
+    """From the seed size's rows (graph replay, 64 blocks): for each kernel, the share of its
+    per-launch time that an empty kernel's launch with the same grid takes."""
+    seed = record("rec['seed']", _roofline(rec).get("seed"), ("rows",))
+    rows = {r["name"]: r for r in seed["rows"]}
+    if "empty" not in rows:
+        raise ValueError("the seed size has no empty kernel's row")
+    empty = rows["empty"]["median_us"]
+    return {name: empty / r["median_us"] for name, r in rows.items()
+            if name not in ("empty", "copy")}
+
+
+def roofline_table(rec: dict, n: int = 2**26) -> str:
+    """The roofline at ``n`` outputs: per K, the copy and FMA times and each variant's time over
+    the bound (``*``: the FMAs bound it, not the copy)."""
+    by_variant = roofline_rows(rec, n)
+    ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
+    cell = {(r["name"], r["k"]): r for rows in by_variant.values() for r in rows}
+    names = list(by_variant)
+    lines = [f"n = 2^{int(np.log2(n))} on {rec['provenance'].get('device')}: time over the "
+             "bound, max(copy, FMA time)",
+             f"{'K':>4s} {'copy µs':>8s} {'FMA µs':>8s} " + " ".join(f"{v:>11s}" for v in names)]
+    for k in ks:
+        some = next(cell[v, k] for v in names if (v, k) in cell)
+        ratios = " ".join(f"{cell[v, k]['ratio']:11.2f}" if (v, k) in cell else f"{'':11s}"
+                          for v in names)
+        lines.append(f"{k:4d} {some['copy_us']:8.1f} {some['fma_us']:8.1f}"
+                     f"{'*' if some['limit'] == 'fma' else ' '}" + ratios)
+    return "\n".join(lines)
+
+
+def control_reading(profile: dict, control: str = "staged_sync",
+                    asynchronous=("pipelined", "bulk")) -> list[str]:
+    """What a recorded Nsight Compute profile (:func:`ncu_summary`, e.g. the roofline's at
+    K = 31) says of the synchronous ``control`` against the ``asynchronous`` variants, one line
+    each: the same work, different stalls on global loads, and the warp slots in use."""
+    def m(variant, metric):
+        return profile[V.get(variant).kernel][metric]
+    inst, smem = "smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
+    stall = "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
+    dram = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
+    active = "sm__warps_active.avg.pct_of_peak_sustained_active"
+    names = (control, *asynchronous)
+
+    def each(metric, fmt):
+        return ", ".join(f"{v} {fmt(m(v, metric))}" for v in names)
+    return [
+        f"- The same work: instructions executed {each(inst, lambda x: f'{x / 1e6:.0f}M')}; "
+        f"shared-memory wavefronts {each(smem, lambda x: f'{x / 1e6:.1f}M')}.",
+        f"- Different waits: cycles stalled on global loads per issued instruction (long "
+        f"scoreboard) {each(stall, lambda x: f'{x:.1f}')}; DRAM at {each(dram, lambda x: f'{x:.0f}%')} "
+        "of its peak.",
+        f"- Warp slots in use: {each(active, lambda x: f'{x:.0f}%')}: the window and the taps "
+        "held in registers leave room for about half the warps an SM can hold.",
+    ]

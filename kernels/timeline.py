@@ -19,11 +19,11 @@ from .launch import prepare
 from .reference import random_inputs
 from .validate import choice, integer, number
 
-PHASES = ("tile load", "weight load", "wait", "barrier", "compute")   # "weight load": the taps
-SEED_CYCLES = {"tile load": 500, "weight load": 100, "compute": 50}   # the puzzle's illustration
+PHASES = ("tile load", "taps load", "wait", "barrier", "compute")   # "taps load": the taps
+SEED_CYCLES = {"tile load": 500, "taps load": 100, "compute": 50}   # the puzzle's illustration
 # Measured phases: (name, from trace point, to trace point), points of layout.TRACE_POINTS
-TRACE_PHASES = (("tile load", "start", "issued"), ("weight load", "issued", "weights"),
-                ("wait", "weights", "waited"), ("barrier", "waited", "synced"),
+TRACE_PHASES = (("tile load", "start", "issued"), ("taps load", "issued", "taps"),
+                ("wait", "taps", "waited"), ("barrier", "waited", "synced"),
                 ("compute", "synced", "stored"))
 
 
@@ -55,7 +55,7 @@ class Schedule:
 
 # --- the model ---------------------------------------------------------------------------
 
-def model(mode: str = "async", dram_latency: float = 500, weight_latency: float = 100,
+def model(mode: str = "async", dram_latency: float = 500, taps_latency: float = 100,
           compute: float = 50, tile: int = 256, k: int = 5, blocks_per_sm: int = 1,
           bytes_per_cycle: float | None = None) -> Schedule:
     """One SM running ``blocks_per_sm`` blocks, each loading a tile (+ halo) and its ``k`` taps,
@@ -65,7 +65,7 @@ def model(mode: str = "async", dram_latency: float = 500, weight_latency: float 
     With the puzzle's numbers: 500 + 100 + 50 = 650 cycles sync, max(500, 100) + 50 = 550 async."""
     mode = choice("mode", mode, ("sync", "async"))
     dram_latency = number("dram_latency", dram_latency, lo=0)
-    weight_latency = number("weight_latency", weight_latency, lo=0)
+    taps_latency = number("taps_latency", taps_latency, lo=0)
     compute = number("compute", compute, lo=0, lo_open=True)
     blocks_per_sm = integer("blocks_per_sm", blocks_per_sm, 1, 64)
     if bytes_per_cycle is not None:
@@ -82,26 +82,26 @@ def model(mode: str = "async", dram_latency: float = 500, weight_latency: float 
         pipe_free = start + transfer
         return start + transfer + latency
 
-    tile_bytes, weight_bytes = 4 * (tile + k - 1), 4 * k
+    tile_bytes, taps_bytes = 4 * (tile + k - 1), 4 * k
     blocks = range(blocks_per_sm)
-    tile_done, weights_done, issue_w = {}, {}, {}
+    tile_done, taps_done, issue_taps = {}, {}, {}
     for b in blocks:                                   # everything issued at t = 0, block by block
         tile_done[b] = load(0.0, dram_latency, tile_bytes)
         if mode == "async":
-            issue_w[b] = 0.0
-            weights_done[b] = load(0.0, weight_latency, weight_bytes)
+            issue_taps[b] = 0.0
+            taps_done[b] = load(0.0, taps_latency, taps_bytes)
     if mode == "sync":                                 # the taps once each block's tile is in
         for b in sorted(blocks, key=tile_done.get):
-            issue_w[b] = tile_done[b]
-            weights_done[b] = load(issue_w[b], weight_latency, weight_bytes)
+            issue_taps[b] = tile_done[b]
+            taps_done[b] = load(issue_taps[b], taps_latency, taps_bytes)
     alu_free, bars = 0.0, []
-    for b in sorted(blocks, key=lambda b: max(tile_done[b], weights_done[b])):
-        start = max(tile_done[b], weights_done[b], alu_free)   # computes queue on the ALUs
+    for b in sorted(blocks, key=lambda b: max(tile_done[b], taps_done[b])):
+        start = max(tile_done[b], taps_done[b], alu_free)   # computes queue on the ALUs
         alu_free = start + compute
         bars += [Bar(b, "tile load", 0.0, tile_done[b]),
-                 Bar(b, "weight load", issue_w[b], weights_done[b] - issue_w[b])]
-        if start > weights_done[b]:
-            bars.append(Bar(b, "wait", weights_done[b], start - weights_done[b]))
+                 Bar(b, "taps load", issue_taps[b], taps_done[b] - issue_taps[b])]
+        if start > taps_done[b]:
+            bars.append(Bar(b, "wait", taps_done[b], start - taps_done[b]))
         bars.append(Bar(b, "compute", start, compute))
     return Schedule(bars, "cycles", f"model: {mode}, {blocks_per_sm} block(s) per SM")
 
@@ -109,7 +109,7 @@ def model(mode: str = "async", dram_latency: float = 500, weight_latency: float 
 # Named sets of the model's phases (cycles): the puzzle's illustration, and the phases measured
 # inside tiled_sync (``measured_preset``). ``model_presets`` gives both, by name.
 PRESET_PUZZLE = "the puzzle's illustration"
-PUZZLE_PRESET = {"dram_latency": SEED_CYCLES["tile load"], "weight_latency": SEED_CYCLES["weight load"],
+PUZZLE_PRESET = {"dram_latency": SEED_CYCLES["tile load"], "taps_latency": SEED_CYCLES["taps load"],
                  "compute": SEED_CYCLES["compute"]}
 
 
@@ -119,7 +119,7 @@ def measured_preset(data: dict, variant: str = "tiled_sync") -> dict:
     them (the empty wait, the barrier and the compute), median cycles rounded to whole cycles. The
     model's sync total is then the measured block's, up to the rounding of the medians."""
     c = data["cycles"][variant]
-    return {"dram_latency": round(c["tile load"]), "weight_latency": round(c["weight load"]),
+    return {"dram_latency": round(c["tile load"]), "taps_latency": round(c["taps load"]),
             "compute": round(c["wait"] + c["barrier"] + c["compute"])}
 
 
@@ -262,29 +262,34 @@ def sm_occupancy(records: np.ndarray) -> dict:
 
 def taps_lesson(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo") -> dict:
     """What the cycles per phase of ``data`` (a timeline measurement) say about the taps load
-    (the phase "weight load"): what it took in each variant (``taps``); in ``sync``, over the
+    (the phase "taps load"): what it took in each variant (``taps``); in ``sync``, over the
     puzzle's illustrative cycles and over ``sync``'s tile load (``tile``); in ``asyn``, the
     cycles to issue the copies (``issue``), the taps load (``async_taps``) and the wait left
     after it (``wait_left``); and ``sync``'s "wait", whose trace points have nothing between
     them, so that it measures the cost of a trace point (``empty_wait``)."""
     c = data["cycles"]
-    taps = c[sync]["weight load"]
-    return {"taps": {v: c[v]["weight load"] for v in c}, "tile": c[sync]["tile load"],
-            "taps_over_puzzle": taps / SEED_CYCLES["weight load"],
+    taps = c[sync]["taps load"]
+    return {"taps": {v: c[v]["taps load"] for v in c}, "tile": c[sync]["tile load"],
+            "taps_over_puzzle": taps / SEED_CYCLES["taps load"],
             "taps_over_tile": taps / c[sync]["tile load"],
-            "issue": c[asyn]["tile load"], "async_taps": c[asyn]["weight load"],
+            "issue": c[asyn]["tile load"], "async_taps": c[asyn]["taps load"],
             "wait_left": c[asyn]["wait"], "empty_wait": c[sync]["wait"]}
 
 
 def overlap_saving(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo") -> dict:
     """What ``asyn`` saves over ``sync`` in ``data``: median cycles per block at Puzzle 28's size
     (``block_cycles``, by variant) and the fraction fewer (``block_less``); and the fraction less
-    kernel time of the plain (untraced) builds at each size measured (``kernel_less``, by n)."""
+    kernel time of the plain (untraced) builds at each size measured (``kernel_less``, by n),
+    with ``sync``'s time there (``kernel_us``, by n); ``taps_hidden``: the cycles a block saves
+    as a fraction of ``sync``'s taps load, the latency that overlap could hide."""
     cycles = {v: block_cycles(records(data, v)) for v in (sync, asyn)}
     plain = {(r["variant"], r["n"]): r["plain_us"] for r in data["overhead"]}
     sizes = sorted({n for v, n in plain if v == sync} & {n for v, n in plain if v == asyn})
+    taps = data["cycles"][sync]["taps load"]
     return {"block_cycles": cycles, "block_less": 1 - cycles[asyn] / cycles[sync],
-            "kernel_less": {n: 1 - plain[(asyn, n)] / plain[(sync, n)] for n in sizes}}
+            "taps_hidden": (cycles[sync] - cycles[asyn]) / taps,
+            "kernel_less": {n: 1 - plain[(asyn, n)] / plain[(sync, n)] for n in sizes},
+            "kernel_us": {n: plain[(sync, n)] for n in sizes}}
 
 
 # --- a whole measurement, live or recorded ----------------------------------------------------

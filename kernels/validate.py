@@ -81,6 +81,15 @@ def record(name: str, value, keys) -> dict:
     return value
 
 
+def sequence(name: str, value, what: str = "values") -> tuple:
+    """A non-empty list or tuple (of ``what``; not a string, a set or a generator), as a tuple."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{name} must be a list or tuple of {what}, got {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{name} is empty: give at least one of its {what}")
+    return tuple(value)
+
+
 def labelled(name: str, value, most: int) -> dict:
     """A non-empty dict of at most ``most`` entries named by strings."""
     if not isinstance(value, dict):

@@ -53,6 +53,10 @@ class Variant:
     aligned16: bool = False     # 16-byte loads and stores: x and y start on a 16-byte boundary
     correct: bool = True        # False for puzzle28, the published algorithm
     default_threads: Callable[[int], int] = threads_per_output
+    # When it joined the registry (ISO 8601, UTC), for variants added after the first recordings:
+    # a recording made before then need not hold it (kernels.recorded.variants_expected). None:
+    # every recording must.
+    added: str | None = None
 
     @property
     def listing(self) -> Path:
@@ -80,6 +84,10 @@ def _tile_halos_taps(tile: int, k: int, stages: int) -> int:
     return 4 * (layout.buf(tile, k) + k)          # x_s[CONV_BUF] + w_s[CONV_K]
 
 
+def _span(tile: int, k: int, stages: int) -> int:
+    return 4 * layout.span(tile, k)                # x_s[CONV_SPAN]
+
+
 def _span_stages(tile: int, k: int, stages: int) -> int:
     return 4 * stages * layout.span(tile, k)       # x_s[CONV_STAGES][CONV_SPAN]
 
@@ -104,6 +112,10 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("vec4", "control: 16-byte plain loads into registers, no shared memory", "plain",
             shared=lambda tile, k, stages: 0, emulate=emulation.vec4, window=True, aligned16=True,
             default_threads=threads_per_4_outputs),
+    Variant("staged_sync", "control: pipelined's 16-byte chunks staged in shared memory by plain "
+            "loads, one buffer, one block per tile, then a barrier", "plain", shared=_span,
+            emulate=emulation.staged_sync, window=True, aligned16=True, stressed=True,
+            added="2026-11-29T16:00:00+00:00"),
     Variant("pipelined", "16-byte cp.async into a ring of stages, persistent blocks or one per "
             "tile", "cp.async", shared=_span_stages, emulate=emulation.pipelined, staged=True,
             window=True, aligned16=True, stressed=True),

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 
 
-def warm_up(name: str) -> None:
+def warm_up(name: str, background: bool = True) -> None:
     """Start compiling, in the background, the kernels that notebook ``name``'s last GPU execution
     compiled (its metadata), as this GPU (or ASYNC_BOOK_ARCH's generation) builds them; the
     notebook's cells then find them compiled or wait for them, never compile them twice. Nothing
-    without a GPU."""
+    without a GPU. ``background=False`` returns when all are compiled (a warm cache for a test
+    run)."""
     from .compile import Build, warm_cache
     from .device import gpu_available
     from .launch import gpu_target
@@ -32,4 +33,4 @@ def warm_up(name: str) -> None:
             specs.append((variant, Build(target=gpu_target(variant, arch), **b)))
         except ValueError:   # not on this generation: the notebook leaves it out too
             continue
-    warm_cache(specs, background=True)
+    warm_cache(specs, background=background)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 
+from . import variants as V
+
 PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
 PREVIEW_NOTE = ("*On this static page, the output for the controls' default values; run the "
                 "notebook (Colab, Jupyter) to move them.*")
@@ -56,7 +58,7 @@ def explore_halos():
 # the latency and compute sliders step by one cycle, so that every preset lands on a slider value.
 MODEL_TILES = (32, 64, 128, 256, 512, 1024)
 MODEL_BANDWIDTH = (("unlimited", None), ("64 B/cycle", 64.0), ("16 B/cycle", 16.0), ("4 B/cycle", 4.0))
-MODEL_CYCLES = {"dram_latency": (10, 2000), "weight_latency": (10, 2000), "compute": (10, 1000)}
+MODEL_CYCLES = {"dram_latency": (10, 2000), "taps_latency": (10, 2000), "compute": (10, 1000)}
 
 
 def model_controls() -> dict:
@@ -75,7 +77,7 @@ def model_controls() -> dict:
 
     c = dict(preset=W.Dropdown(options=list(presets), value=PRESET_PUZZLE, description="preset"),
              dram_latency=cycles("dram_latency", "tile latency"),
-             weight_latency=cycles("weight_latency", "taps latency"),
+             taps_latency=cycles("taps_latency", "taps latency"),
              compute=cycles("compute", "compute"),
              tile=W.Dropdown(options=MODEL_TILES, value=256, description="tile"),
              k=W.IntSlider(value=5, min=1, max=32, description="K"),
@@ -105,26 +107,64 @@ def explore_model():
     _interact(show, model_controls())
 
 
-# Notebook 03: one variant at one size.
+# Notebook 03: one variant, or two side by side, at one size.
 def convolution_controls() -> dict:
+    """Variant, a second variant to compare with (or none), N, tile, K, threads, stages (used by
+    the staged variants only) and the generation to build for, whose options follow the two
+    variants: a T4 or A100 build is offered only when both run there."""
     import ipywidgets as W
 
-    from .explore import K_RANGE, N_CHOICES, TILE_CHOICES, variant_choices
-    return dict(variant=W.Dropdown(options=variant_choices(), value="async_halo", description="variant"),
-                n=W.SelectionSlider(options=N_CHOICES, value=16384, description="N"),
-                tile=W.Dropdown(options=TILE_CHOICES, value=256, description="tile"),
-                k=W.IntSlider(value=5, min=K_RANGE[0], max=K_RANGE[1], description="K"))
+    from .explore import (K_RANGE, STAGE_CHOICES, THREAD_CHOICES, TILE_CHOICES,
+                          generation_choices, n_choices, variant_choices)
+    variants = variant_choices()
+
+    def options(values):
+        return [("default" if v is None else str(v), v) for v in values]
+    c = dict(variant=W.Dropdown(options=variants, value="async_halo", description="variant"),
+             versus=W.Dropdown(options=[("none", None), *((v, v) for v in variants)],
+                               value="tiled_sync", description="versus"),
+             n=W.SelectionSlider(options=n_choices(), value=16384, description="N"),
+             tile=W.Dropdown(options=TILE_CHOICES, value=256, description="tile"),
+             k=W.IntSlider(value=5, min=K_RANGE[0], max=K_RANGE[1], description="K"),
+             threads=W.Dropdown(options=options(THREAD_CHOICES), value=None,
+                                description="threads"),
+             stages=W.Dropdown(options=options(STAGE_CHOICES), value=None,
+                               description="stages"),
+             arch=W.Dropdown(options=generation_choices("async_halo", "tiled_sync"), value=None,
+                             description="build for"))
+
+    def follow(change):
+        keep = c["arch"].value
+        c["arch"].options = generation_choices(c["variant"].value, c["versus"].value)
+        c["arch"].value = keep if keep in [a for _, a in c["arch"].options] else None
+    c["variant"].observe(follow, names="value")
+    c["versus"].observe(follow, names="value")
+    return c
 
 
 def explore_convolution():
-    """Compile (cached), run and check the chosen variant; on a GPU, time it."""
+    """Compile (cached), run and check the chosen variants on the same inputs; on a GPU, time
+    each beside a copy of the same bytes and say when the time is not about bandwidth."""
     from IPython.display import display
 
-    from .explore import run
+    from .explore import MAP_UP_TO, compare
     from .plots import plot_error_map
 
-    def show(variant, n, tile, k):
-        r = run(variant, n, tile, k)
-        print(r.summary())
-        display(plot_error_map({variant: r.y}, r.x, r.w, tile))
+    def show(variant, versus, n, tile, k, threads, stages, arch):
+        names = [variant] + ([versus] if versus and versus != variant else [])
+        runs = compare(names, n, tile, k, threads, stages, arch)
+        for r in runs:
+            print(r.summary())
+        if stages is not None and not all(V.get(r.variant).staged for r in runs):
+            print(f"(stages apply to {' and '.join(V.names(staged=True))} only)")
+        if len(runs) == 2 and runs[0].median_us and runs[1].median_us:
+            print(f"{runs[0].variant} takes {runs[0].median_us / runs[1].median_us:.2f}x the time "
+                  f"of {runs[1].variant}")
+        for note in dict.fromkeys(note for r in runs for note in r.regime()):
+            print("Note:", note)
+        if n <= MAP_UP_TO:
+            display(plot_error_map({r.variant: r.y for r in runs}, runs[0].x, runs[0].w, tile))
+        else:
+            print(f"(error maps are drawn up to N = {MAP_UP_TO}; the counts above cover every "
+                  "output)")
     _interact(show, convolution_controls())

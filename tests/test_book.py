@@ -26,6 +26,23 @@ def toc_files():
     return [toc["root"]] + [c["file"] for c in toc["chapters"]]
 
 
+def ko_toc_files():
+    """The Korean edition's pages (ko/_toc.yml, written by `python -m kernels.translate sync`)."""
+    toc = yaml.safe_load((ROOT / "ko" / "_toc.yml").read_text())
+    return [toc["root"]] + [c["file"] for c in toc["chapters"]]
+
+
+# Both editions' pages as paths below the repository root and the site: ko/ holds the Korean one.
+BOTH_EDITIONS = toc_files() + [f"ko/{page}" for page in ko_toc_files()]
+
+
+def counterpart(page):
+    """The page of the other edition that a page's language link must open."""
+    if page.startswith("ko/"):
+        return page[3:] if page[3:] in toc_files() else toc_files()[0]
+    return f"ko/{page}" if page in ko_toc_files() else f"ko/{ko_toc_files()[0]}"
+
+
 def source_of(page):
     return next(p for p in (ROOT / f"{page}.md", ROOT / f"{page}.ipynb") if p.exists())
 
@@ -146,6 +163,7 @@ def _need(condition, why):
 @pytest.fixture(scope="module")
 def site():
     _need((HTML / "index.html").exists(), "the book is not built: run `make book`")
+    _need((HTML / "ko" / "index.html").exists(), "the Korean edition is not built: run `make book`")
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(HTML))
     handler.log_message = lambda *a: None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -177,11 +195,12 @@ def _expected_figures(page):
                and "remove-output" not in c.metadata.get("tags", []) for o in c.outputs)
 
 
-@pytest.mark.parametrize("page", toc_files())
+@pytest.mark.parametrize("page", BOTH_EDITIONS)
 def test_page_renders_in_chromium(site, browser, page):
-    """Every page loads with no console error, shows all its figures, and every notebook page
-    offers Colab. The test machine is offline: requests to other hosts (the CDN's MathJax) are
-    blocked, and only the errors caused by that blocking are set aside, by their URL."""
+    """Every page of both editions loads with no console error, shows all its figures, links to
+    the same page of the other edition (which loads), and every notebook page offers Colab. The
+    test machine is offline: requests to other hosts (the CDN's MathJax) are blocked, and only
+    the errors caused by that blocking are set aside, by their URL."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
     blocked, errors = set(), []
@@ -189,7 +208,8 @@ def test_page_renders_in_chromium(site, browser, page):
                                      else (blocked.add(route.request.url), route.abort())))
     pg.on("console", lambda m: m.type == "error" and errors.append(m))
     pg.on("pageerror", lambda exc: errors.append(exc))
-    url = f"{site}/{'index' if page == toc_files()[0] else page}.html"
+    root = {toc_files()[0]: "index", f"ko/{ko_toc_files()[0]}": "ko/index"}
+    url = f"{site}/{root.get(page, page)}.html"
     response = pg.goto(url, wait_until="load")
     assert response.ok, url
     pg.wait_for_timeout(300)
@@ -202,12 +222,19 @@ def test_page_renders_in_chromium(site, browser, page):
     figures = _expected_figures(page)
     assert len(images) >= figures, f"{page}: {len(images)} images shown, {figures} expected"
 
+    language = pg.eval_on_selector_all("article a.edition-link", "links => links.map(a => a.href)")
+    assert language == [f"{site}/{counterpart(page)}.html"], language
+    other = ctx.new_page()
+    assert other.goto(language[0], wait_until="commit").ok, language[0]
+    other.close()
+
     colab = pg.eval_on_selector_all(
         "a[href*='colab.research.google.com']", "links => links.map(a => a.href)")
-    if page.startswith("notebooks/"):
+    if page.removeprefix("ko/").startswith("notebooks/"):
         assert any(f"/blob/main/{page}.ipynb" in href for href in colab), colab
         if page.endswith("01_halo_regions"):
-            pg.screenshot(path=str(ROOT / "_build" / "halo_page.png"), full_page=True)
+            shot = "halo_page.png" if page.startswith("notebooks/") else "halo_page_ko.png"
+            pg.screenshot(path=str(ROOT / "_build" / shot), full_page=True)
     ctx.close()
 
 

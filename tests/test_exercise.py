@@ -43,8 +43,8 @@ def test_notebook_holds_the_skeleton_verbatim_and_checks_it(name):
     sources = [c.source for c in nb.cells if c.cell_type == "code"]
     at = sources.index(f'{variable} = r"""\n' + exercise.skeleton(name) + '"""')
     check = sources[at + 1]
-    assert f"exercise.report({variable}, {name!r})" in check
-    assert any(f"exercise.solution({name!r}), {name!r})" in src for src in sources[at + 2:])
+    assert f'exercise.report({variable}, "{name}")' in check
+    assert any(f'exercise.solution("{name}"), "{name}")' in src for src in sources[at + 2:])
 
 
 @pytest.mark.parametrize("name", sorted(exercise.EXERCISES))

@@ -19,7 +19,7 @@ def test_the_puzzle_numbers():
 @pytest.mark.parametrize("dram, weights, compute", [(500, 100, 50), (100, 500, 50), (300, 300, 10),
                                                     (50, 10, 500)])
 def test_overlap_saves_the_shorter_load_exactly(dram, weights, compute):
-    t = timeline.model_totals(dram_latency=dram, weight_latency=weights, compute=compute)
+    t = timeline.model_totals(dram_latency=dram, taps_latency=weights, compute=compute)
     assert t["sync"] == dram + weights + compute
     assert t["async"] == max(dram, weights) + compute
     assert t["saved"] == min(dram, weights)

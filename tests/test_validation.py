@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 
 import kernels
-from kernels import compile as kcompile, emulation, explore, plots, recorded, timeline
+from inputs import roofline_recording
+
+from kernels import compile as kcompile, emulation, explore, plots, recorded, roofline, timeline
 from kernels.halo import halo_cells
 from kernels.launch import gpu_target
 
@@ -24,6 +26,7 @@ W = np.array([0.25, -1.5, 2.0, 0.5, -0.75], dtype=np.float32)
 Y = kernels.reference(X, W).astype(np.float32)           # correct outputs for X, W
 HUGE = np.broadcast_to(np.float32(1), (2**31,))           # 2**31 elements, no memory
 RECORDED = recorded.load()                                 # the recorded H200 benchmark
+ROOF = roofline_recording()                                # a synthetic roofline recording
 ONES = {k: np.ones(k, np.float32) for k in (33, 64, 65, 3000, 4500, 12000)}
 
 
@@ -395,10 +398,10 @@ CASES = [
      "dram_latency must be a real number"),
     ("model: dram_latency a bool", on(MODEL, dram_latency=True), TypeError,
      "dram_latency must be a real number"),
-    ("model: weight_latency negative", on(MODEL, weight_latency=-5), ValueError,
-     "weight_latency must be at least 0"),
-    ("model: weight_latency None", on(MODEL, weight_latency=None), TypeError,
-     "weight_latency must be a real number"),
+    ("model: taps_latency negative", on(MODEL, taps_latency=-5), ValueError,
+     "taps_latency must be at least 0"),
+    ("model: taps_latency None", on(MODEL, taps_latency=None), TypeError,
+     "taps_latency must be a real number"),
     ("model: compute zero", on(MODEL, compute=0), ValueError, "compute must be greater than 0"),
     ("model: compute negative", on(MODEL, compute=-50), ValueError,
      "compute must be greater than 0"),
@@ -436,7 +439,7 @@ CASES = [
      "model_totals compares both modes"),
     ("model_totals: dram_latency negative", on(TOTALS, dram_latency=-1), ValueError,
      "dram_latency must be at least 0"),
-    ("model_totals: nothing to time", on(TOTALS, dram_latency=0, weight_latency=0, compute=0),
+    ("model_totals: nothing to time", on(TOTALS, dram_latency=0, taps_latency=0, compute=0),
      ValueError, "compute must be greater than 0"),
     ("model_totals: bytes_per_cycle zero", on(TOTALS, bytes_per_cycle=0), ValueError,
      "bytes_per_cycle must be greater than 0"),
@@ -462,6 +465,84 @@ CASES = [
     ("explore.run: timed a string", on(RUN, timed="yes"), TypeError,
      "timed must be True or False"),
     ("explore.run: timed 1", on(RUN, timed=1), TypeError, "timed must be True or False"),
+    # --- the roofline (kernels.roofline, its reading in kernels.recorded and plots) ---
+    ("plan: sizes an integer", on(roofline.plan, 2**24), TypeError,
+     "sizes must be a list or tuple"),
+    ("plan: sizes empty", on(roofline.plan, ()), ValueError, "sizes is empty"),
+    ("plan: a size zero", on(roofline.plan, (0,)), ValueError, r"sizes\[0\] must be at least 1"),
+    ("plan: a size past the kernels' limit", on(roofline.plan, (2**40,)), ValueError,
+     "n must be from 1 to"),
+    ("plan: K twice", on(roofline.plan, ks=(5, 5)), ValueError, "ks repeats a value"),
+    ("plan: K a float", on(roofline.plan, ks=(5.0,)), TypeError, r"ks\[0\] must be an integer"),
+    ("plan: K no tile of the grid holds", on(roofline.plan, ks=(4097,)), ValueError,
+     "no configuration of tiled_sync's grid"),
+    ("plan: a variant without a grid", on(roofline.plan, variants=("naive",)), ValueError,
+     "naive has no tuning grid"),
+    ("plan: variant typo", on(roofline.plan, variants=("pipelind",)), ValueError,
+     "did you mean 'pipelined'"),
+    ("plan: variants a string", on(roofline.plan, variants="bulk"), TypeError,
+     "variants must be a list or tuple"),
+    ("estimate_seconds: n_repeat 1", on(roofline.estimate_seconds, [], n_repeat=1), ValueError,
+     "n_repeat must be at least 3"),
+    ("estimate_seconds: cpus 0", on(roofline.estimate_seconds, [], cpus=0), ValueError,
+     "cpus must be at least 1"),
+    ("estimate_seconds: cpus a float", on(roofline.estimate_seconds, [], cpus=1.5), TypeError,
+     "cpus must be an integer"),
+    ("roofline.run: n_repeat 2", on(roofline.run, n_repeat=2), ValueError,
+     "n_repeat must be from 3 to 1000"),
+    ("roofline.run: check a string", on(roofline.run, check="yes"), TypeError,
+     "check must be True or False"),
+    ("roofline.run: seed negative", on(roofline.run, seed=-1), ValueError, "seed must be from 0"),
+    ("roofline.run: long_ks None", on(roofline.run, long_ks=None), TypeError,
+     "long_ks must be a list or tuple"),
+    ("roofline.run: a K in both lists", on(roofline.run, ks=(5,), long_ks=(5,)), ValueError,
+     "ks repeats a value"),
+    ("tie: a row without times", on(recorded.tie, {"name": "a"}, ROOF["rows"][0]), ValueError,
+     "a has no 'median_us'"),
+    ("tie: a row None", on(recorded.tie, None, ROOF["rows"][0]), TypeError, "a must be a dict"),
+    ("tie: b a list", on(recorded.tie, ROOF["rows"][0], []), TypeError, "b must be a dict"),
+    ("roofline_rows: the benchmark's recording", on(recorded.roofline_rows, RECORDED, 2**26),
+     ValueError, "has no 'fma'"),
+    ("roofline_rows: n a string", on(recorded.roofline_rows, ROOF, "2**26"), TypeError,
+     "n must be an integer"),
+    ("roofline_rows: n not recorded", on(recorded.roofline_rows, ROOF, 1000), ValueError,
+     "no rows at n = 1000: it has n = 16777216, 67108864"),
+    ("best_per_k: no variants", on(recorded.best_per_k, ROOF, 2**26, []), ValueError,
+     "variants is empty"),
+    ("best_per_k: variants a string", on(recorded.best_per_k, ROOF, 2**26, "bulk"), TypeError,
+     "variants must be a list or tuple"),
+    ("best_per_k: variant typo", on(recorded.best_per_k, ROOF, 2**26, ["vec"]), ValueError,
+     "did you mean 'vec4'"),
+    ("async_vs_sync: k zero", on(recorded.async_vs_sync, ROOF, 2**26, 0), ValueError,
+     r"k \(taps\) must be at least 1"),
+    ("async_vs_sync: control typo", on(recorded.async_vs_sync, ROOF, 2**26, 5, "stagedsync"),
+     ValueError, "did you mean 'staged_sync'"),
+    ("async_vs_sync: an async control", on(recorded.async_vs_sync, ROOF, 2**26, 5, "bulk"),
+     ValueError, "control must be a synchronous variant"),
+    ("async_vs_sync: n not recorded", on(recorded.async_vs_sync, ROOF, 1000, 5), ValueError,
+     "no rows at n = 1000 with 5 taps"),
+    ("async_vs_sync: no control at K", on(recorded.async_vs_sync, ROOF, 2**26, 127), ValueError,
+     "no staged_sync row at n = 67108864 with 127 taps"),
+    ("launch_overhead: no seed", on(recorded.launch_overhead, ROOF | {"seed": None}), TypeError,
+     r"rec\['seed'\] must be a dict"),
+    ("launch_overhead: no empty kernel", on(recorded.launch_overhead, ROOF | {"seed": {
+        "rows": [r for r in ROOF["seed"]["rows"] if r["name"] != "empty"]}}), ValueError,
+     "no empty kernel"),
+    ("launch_overhead: the benchmark's recording", on(recorded.launch_overhead, RECORDED),
+     ValueError, "has no 'fma'"),
+    ("plot_roofline: a variant not recorded", on(plots.plot_roofline, ROOF, 2**26, ["naive"]),
+     ValueError, "no rows of naive at n = 67108864"),
+    ("plot_roofline: no variants", on(plots.plot_roofline, ROOF, 2**26, ()), ValueError,
+     "variants is empty"),
+    ("plot_roofline: label not a string", on(plots.plot_roofline, ROOF, 2**26, None, 3),
+     TypeError, "label must be a string"),
+    ("plot_roofline: rec a list", on(plots.plot_roofline, []), TypeError, "rec must be a dict"),
+    ("variants_expected: a date without offset", on(recorded.variants_expected, ROOF | {
+        "provenance": {"date": "2026-11-29T09:00:00"}}), ValueError, "UTC offset"),
+    ("variants_expected: no date", on(recorded.variants_expected, ROOF | {"provenance": {}}),
+     TypeError, "date must be a string"),
+    ("variants_expected: not a date", on(recorded.variants_expected, ROOF | {
+        "provenance": {"date": "yesterday"}}), ValueError, "ISO 8601"),
     # --- launch.gpu_target ---
     ("gpu_target: arch below 75", on(gpu_target, "async_halo", 70), ValueError,
      "arch must be at least 75"),
@@ -481,7 +562,9 @@ PUBLIC = ["launch.conv1d", "launch.prepare", "launch.gpu_target", "emulation.run
           "reference.assert_correct", "reference.random_inputs", "geometry.max_tile",
           "geometry.launch_config", "halo.halo_cells", "timeline.model", "timeline.model_totals",
           "explore.run", "plots.draw_tiles", "plots.plot_error_map", "plots.plot_bandwidth",
-          "plots.plot_stage_sweep"]
+          "plots.plot_stage_sweep", "roofline.plan", "roofline.estimate_seconds", "roofline.run",
+          "recorded.tie", "recorded.roofline_rows", "recorded.best_per_k", "recorded.async_vs_sync",
+          "recorded.launch_overhead", "plots.plot_roofline", "recorded.variants_expected"]
 ROWS_PER_FUNCTION = collections.Counter(function_name(call) for _, call, _, _ in CASES)
 
 
@@ -620,12 +703,12 @@ def test_emulation_memory_is_bounded():
 def test_good_values_of_every_kind_are_accepted():
     assert kernels.random_inputs(np.int64(10), np.int32(3), np.random.default_rng(1))[0].size == 10
     assert kernels.random_inputs(10, 3, np.random.SeedSequence(1))[1].size == 3
-    a = timeline.model_totals(dram_latency=np.float32(500), weight_latency=100, compute=50.0,
+    a = timeline.model_totals(dram_latency=np.float32(500), taps_latency=100, compute=50.0,
                               tile=np.int64(256), blocks_per_sm=np.int8(2), bytes_per_cycle=64)
-    b = timeline.model_totals(dram_latency=500, weight_latency=100, compute=50, tile=256,
+    b = timeline.model_totals(dram_latency=500, taps_latency=100, compute=50, tile=256,
                               blocks_per_sm=2, bytes_per_cycle=64.0)
     assert a == b
-    assert timeline.model(dram_latency=0, weight_latency=0).total == 50
+    assert timeline.model(dram_latency=0, taps_latency=0).total == 50
     assert kernels.max_tile(64, "vec4") == 65536 and kernels.max_tile(np.int64(5)) == 12256
     for k in (3, 5, 9, 31):
         assert plots.plot_bandwidth(RECORDED, np.int64(k), "recorded").axes

@@ -25,7 +25,7 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     pipe.producer_commit();
 
     PHASE(1);
-    // Phase 2: while the tile is in flight, load the small kernel.
+    // Phase 2: while the tile is in flight, load the taps.
     for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
         w_s[k] = w[k];
     }

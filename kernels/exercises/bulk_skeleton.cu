@@ -53,7 +53,7 @@ conv1d_bulk(const float* __restrict__ x,
         issue_tile(x_s[s], x, n, next, bar[s]);
     }
 
-    // Phase 2: meanwhile, the small kernel into registers, once; every tile uses it.
+    // Phase 2: meanwhile, the taps into registers, once; every tile uses it.
     float w_r[CONV_K];
     load_taps(w_r, w);
 

@@ -1,0 +1,58 @@
+// Control — staged_sync: pipelined.cu's staging without asynchrony.
+// One block per tile, one shared-memory buffer: the block loads its tile with each halo rounded
+// up to whole 16-byte chunks (CONV_SPAN floats, as pipelined and bulk do) with plain float4 loads,
+// each passing through a register on its way to shared memory, waits at a barrier, then computes
+// 4 outputs per thread from a window in registers (vec4.cu's and pipelined.cu's compute).
+// It answers: of what pipelined and bulk gain over tiled_sync, how much is staging 16-byte chunks
+// through shared memory (reuse), and how much is the copy being asynchronous? Compared with
+// pipelined.cu launched with one stage and one block per tile, only Phase 1 (plain loads instead
+// of cp.async) and Phase 3 (a barrier only: nothing to wait for) change.
+#include "conv1d_common.cuh"
+
+extern "C" __global__ void __launch_bounds__(CONV_THREADS)
+conv1d_staged_sync(const float* __restrict__ x,
+                   const float* __restrict__ w,
+                   float* __restrict__ y,
+                   int n)
+{
+    __shared__ __align__(16) float x_s[CONV_SPAN];   // left halo | tile | right halo, whole chunks
+
+    const int tile_start = blockIdx.x * CONV_TILE;   // first output of this block
+    const int start = tile_start - CONV_LEFT4;       // global index of x_s[0], a multiple of 4
+
+    PHASE(0);
+    // Phase 1: load the span in 16-byte chunks, x -> register -> x_s; each warp waits for its
+    // loads before it stores them. Chunks that straddle an end of the vector element by element,
+    // zeros outside [0, n).
+    for (int c = threadIdx.x; c < CONV_SPAN / 4; c += CONV_THREADS) {
+        const int g = start + 4 * c;
+        if (g >= 0 && g + 4 <= n) {
+            reinterpret_cast<float4*>(x_s)[c] = __ldg(reinterpret_cast<const float4*>(x + g));
+        } else {
+            for (int e = 0; e < 4; ++e) {
+                x_s[4 * c + e] = (g + e >= 0 && g + e < n) ? x[g + e] : 0.0f;
+            }
+        }
+    }
+
+    // Phase 2: the taps into registers.
+    float w_r[CONV_K];
+    load_taps(w_r, w);
+
+    // Phase 3: every thread's chunks are in shared memory before anyone reads them.
+    PHASE(3);
+    __syncthreads();
+    PHASE(4);
+
+    // Phase 4: compute this tile, 4 outputs per thread from a window read out of the buffer
+    // with 16-byte loads (the arithmetic is vec4.cu's).
+    for (int c = threadIdx.x; c < CONV_TILE / 4; c += CONV_THREADS) {
+        const int i0 = tile_start + 4 * c;
+        if (i0 >= n) break;
+        float v[CONV_WINDOW4], out[4];
+        load_window4(v, &x_s[4 * c]);
+        convolve4(out, v, w_r);
+        store4(y, i0, n, out);
+    }
+    PHASE(5);
+}
