@@ -57,9 +57,11 @@ gpu-matrix: $(STAMP)
 	for arch in 80 ""; do echo "== GPU tests as $${arch:-this GPU}"; \
 	  ASYNC_BOOK_ARCH=$$arch $(PY) -m pytest -m gpu tests/ || exit 1; done
 
-# Re-execute every notebook in place on a GPU, recording the device (refuses without a GPU).
+# Re-execute every notebook in place on a GPU, recording the device (refuses without a GPU), then
+# carry the new outputs into the Korean notebooks (it names any markdown cell left to translate).
 notebooks: $(STAMP)
 	$(PY) -m kernels.notebooks execute
+	$(PY) -m kernels.translate sync
 
 clean:
 	rm -rf _build

@@ -1,8 +1,8 @@
 // Variant 6 — bulk (sm_90 and later): the Hopper bulk copy engine (cp.async.bulk, the 1D form of
 // TMA) moves a whole tile with one instruction, issued by one thread, and signals its arrival on
 // an mbarrier in shared memory. The structure is pipelined.cu's: blocks walking over tiles (one
-// tile each, or persistent) with a ring of CONV_STAGES buffers; here all CONV_STAGES tiles are in
-// flight while the block waits.
+// tile each, or persistent) with a ring of CONV_STAGES buffers, CONV_STAGES tiles requested while
+// the block waits; a buffer is refilled as soon as the block has read it.
 // What changes: cuda::memcpy_async(dst, src, cuda::aligned_size_t<16>(bytes), barrier) by thread 0
 // instead of one 16-byte copy per thread, and a cuda::barrier per stage instead of the pipeline.
 // The compute (4 outputs per thread from a window in registers) is pipelined.cu's and vec4.cu's.

@@ -554,8 +554,10 @@ def _check(src: str, name: str) -> tuple[bool, str]:
         _check_structure(_kernel_body(ptx, ex.kernel), ex.steps)
         static = f"compiles with NVRTC, and {ex.summary}"
         if not gpu_available():
-            return False, (f"{static}; running it needs a GPU (open this notebook in Colab with "
-                           "a GPU runtime)")
+            return False, (f"{static}; " + (
+                f"running it needs sm_{ex.run_arch} or newer (an H100 or H200; Colab's T4, L4 "
+                "and A100 are older)" if ex.run_arch else
+                "running it needs a GPU (open this notebook in Colab with a GPU runtime)"))
         from .device import target_arch
         arch = target_arch()
         if arch < ex.run_arch:

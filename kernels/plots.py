@@ -203,7 +203,7 @@ def plot_stage_sweep(result: dict, label: str = ""):
     twin = ax.twinx()
     twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-", color="#f28482",
               label="KiB in flight per SM")
-    twin.set_ylabel("KiB in flight per SM (while computing)")
+    twin.set_ylabel("KiB requested per SM (while waiting)")
     twin.set_ylim(0, None)
     ax.legend(loc="upper left", fontsize=8)
     twin.legend(loc="lower right", fontsize=8)

@@ -164,7 +164,7 @@ def _toc(ed: Edition) -> str:
             + yaml.safe_dump(toc, sort_keys=False, allow_unicode=True))
 
 
-def _setup_cells_current(ed: Edition, nb) -> bool:
+def _setup_cell_current(nb) -> bool:
     from .notebooks import setup_cell_source
     first = next((c for c in nb.cells if c.cell_type == "code"), None)
     return first is None or first.source == setup_cell_source()
@@ -180,7 +180,7 @@ def sync(ed: Edition | None = None) -> list[str]:
     notes = []
     for en_path in ed.english_notebooks():
         en_nb, table, _, _ = _expected(ed, en_path)
-        if ed.root == ROOT and not _setup_cells_current(ed, en_nb):
+        if ed.root == ROOT and not _setup_cell_current(en_nb):
             print(f"warning: {ed.rel(en_path)}'s setup cell is not kernels.notebooks' "
                   "(run `python -m kernels.notebooks setup` first)", file=sys.stderr)
         table = updated_table(en_nb, table, ed.rel(en_path))

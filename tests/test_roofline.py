@@ -98,15 +98,20 @@ def timed(name, median, q1, q3):
     return dict(name=name, median_us=median, q1_us=q1, q3_us=q3)
 
 
-def test_a_tie_is_overlapping_interquartile_ranges():
+def test_a_tie_is_overlapping_interquartile_ranges_or_a_difference_within_the_drift():
     a = timed("a", 100.0, 99.0, 101.0)
     assert recorded.tie(a, timed("b", 101.5, 100.9, 102.0))     # overlap: a tie
     assert recorded.tie(a, timed("b", 102.0, 101.0, 103.0))     # touching: still a tie
-    assert not recorded.tie(a, timed("b", 102.0, 101.1, 103.0))
+    assert recorded.tie(a, timed("b", 102.0, 101.1, 103.0))     # 2% apart: within the drift
+    assert recorded.RUN_TO_RUN == 0.04
+    assert not recorded.tie(a, timed("b", 102.0, 101.1, 103.0), drift=0.01)
+    assert not recorded.tie(a, timed("b", 104.5, 104.0, 105.0))
     assert recorded.compare(a, timed("b", 101.5, 100.9, 102.0)) == "tie"
-    assert recorded.compare(a, timed("b", 103.0, 102.0, 104.0)) == "a"
-    assert recorded.compare(timed("b", 103.0, 102.0, 104.0), a) == "a"
+    assert recorded.compare(a, timed("b", 105.0, 104.0, 106.0)) == "a"
+    assert recorded.compare(timed("b", 105.0, 104.0, 106.0), a) == "a"
     assert recorded.compare(a, timed("b", 90.0, 89.0, 91.0)) == "b"
+    with pytest.raises(ValueError, match="drift must be at least 0"):
+        recorded.tie(a, a, drift=-1)
 
 
 def test_roofline_rows_by_variant_fewest_taps_first():
@@ -138,13 +143,12 @@ def test_async_vs_sync_names_a_winner_only_outside_the_noise():
     sync_wins, tie, async_wins = (recorded.async_vs_sync(rec, N, k) for k in (1, 5, 31))
     assert (sync_wins.best_async, sync_wins.winner) == ("pipelined", "sync")
     assert sync_wins.speedup == pytest.approx(1.2 / 1.05)
-    assert sync_wins.sentence().startswith("K = 1: staged_sync (140.9 µs, interquartile range "
-                                           "139.5-142.3) is 1.14x faster than pipelined")
+    assert sync_wins.sentence().startswith("K = 1, each tuned: staged_sync 140.9 µs "
+                                           "[139.5-142.3] is 1.14x faster than pipelined")
     assert (tie.best_async, tie.winner) == ("pipelined", "tie")
-    assert "faster" not in tie.sentence() and tie.sentence().endswith(
-        "tie: their interquartile ranges overlap.")
+    assert "faster" not in tie.sentence() and tie.sentence().startswith("K = 5, each tuned: a tie")
     assert (async_wins.best_async, async_wins.winner) == ("bulk", "async")
-    assert async_wins.sentence().startswith("K = 31: bulk (")
+    assert async_wins.sentence().startswith("K = 31, each tuned: bulk ")
     assert "is 1.07x faster than staged_sync" in async_wins.sentence()
     # against the other synchronous controls too
     assert recorded.async_vs_sync(rec, N, 5, control="vec4").winner == "sync"

@@ -22,9 +22,13 @@ def everywhere(fragment: str) -> tuple:
     return (NOT_YET, fragment, NOT_YET, fragment)
 
 
-def on_the_gpu(fragment: str) -> tuple:
+def on_the_gpu(fragment: str, needs: str = "a GPU") -> tuple:
     """Only running it shows the mistake."""
-    return (COMPILES, "running it needs a GPU", NOT_YET, fragment)
+    return (COMPILES, f"running it needs {needs}", NOT_YET, fragment)
+
+
+# The bulk copy runs on sm_90 only: without a GPU its check says so.
+BULK_RIGHT = (COMPILES, "running it needs sm_90 or newer", PASSED, "correct on the GPU for all")
 
 
 ANSWERS = {
@@ -80,15 +84,15 @@ ANSWERS = {
     "double_buffer/same_buffer.cu": on_the_gpu("wrong outputs"),
     "double_buffer/next_tile_off.cu": on_the_gpu("wrong outputs"),
     # exercise 3, the bulk copy: right
-    "bulk/ok_like_the_solution.cu": RIGHT,
-    "bulk/ok_arrive_and_wait.cu": RIGHT,
+    "bulk/ok_like_the_solution.cu": BULK_RIGHT,
+    "bulk/ok_arrive_and_wait.cu": BULK_RIGHT,
     # wrong
     "bulk/never_initialised.cu": everywhere("its barriers are never initialised"),
     "bulk/missing_init_fence.cu": everywhere("fence.proxy.async must come after init"),
     "bulk/plain_loads_for_all.cu": everywhere("it issues no bulk copy"),
     "bulk/arrives_without_waiting.cu": everywhere("it never waits on the barrier"),
-    "bulk/copy_to_the_start_of_the_buffer.cu": on_the_gpu("wrong outputs"),
-    "bulk/one_arrival_too_many.cu": on_the_gpu("did not finish within"),
+    "bulk/copy_to_the_start_of_the_buffer.cu": on_the_gpu("wrong outputs", "sm_90 or newer"),
+    "bulk/one_arrival_too_many.cu": on_the_gpu("did not finish within", "sm_90 or newer"),
 }
 
 # GPU verdicts that hold only where the copies are asynchronous, sm_80 and newer: on a T4 (sm_75)
