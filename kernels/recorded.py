@@ -142,8 +142,8 @@ def stage_summary(result: dict) -> list[str]:
     for (variant, persistent), r in sorted(best_by_schedule(result).items()):
         c = r["config"]
         schedule = "persistent blocks  " if persistent else "one block per tile"
-        lines.append(f"- {variant:9s} {schedule}: {r['ratio']:.3f}x the copy time "
-                     f"(tile {c['tile']}, {c['threads']} threads, {c['stages']} stage(s), "
+        lines.append(f"- {variant:9s} {schedule}: {r['ratio']:.3f}x the copy time in the tuning "
+                     f"run (tile {c['tile']}, {c['threads']} threads, {c['stages']} stage(s), "
                      f"{c['grid']} blocks)")
     return lines
 
@@ -214,9 +214,10 @@ def ncu_reading(profile: dict, n: int = 2**26) -> list[str]:
             f"(sm__throughput) while DRAM runs at "
             f"{halo['dram__throughput.avg.pct_of_peak_sustained_elapsed']:.0f}% of its own "
             f"(pipelined: {pipe['sm__throughput.avg.pct_of_peak_sustained_elapsed']:.0f}% and "
-            f"{pipe['dram__throughput.avg.pct_of_peak_sustained_elapsed']:.0f}%). What holds it "
-            "back is issuing instructions and shared-memory traffic — 4-byte copies, one output "
-            "per thread — more than bytes in flight.")
+            f"{pipe['dram__throughput.avg.pct_of_peak_sustained_elapsed']:.0f}%): far more "
+            "instructions and shared-memory accesses per byte — 4-byte copies, one output per "
+            "thread — and, with its tile of 256, little requested per block at a time "
+            "(tile_effect).")
     return lines
 
 
@@ -457,3 +458,19 @@ def control_reading(profile: dict, control: str = "staged_sync",
         "(the window and the taps held in registers are the likely limit; the profile does not "
         "record registers).",
     ]
+
+
+def tile_effect(rec: dict, variant: str = "async_halo", n: int = 2**26, k: int = 5) -> str:
+    """From a roofline recording's tuning (``tried``): ``variant``'s median time at each tile
+    it was tried with at (n, K), and how much the largest tile saves over the smallest: the same
+    copies, more bytes requested per block."""
+    variant = V.get(variant).name
+    row = rows_at(_roofline(rec), integer("n", n, 1), integer("k (taps)", k, 1)).get(variant)
+    if row is None:
+        raise ValueError(f"the recording has no {variant} row at n = {n} with {k} taps")
+    by_tile = {t["config"]["tile"]: t["median_us"] for t in row["tried"]}
+    small, large = min(by_tile), max(by_tile)
+    return (f"- {variant} at n = 2^{int(np.log2(n))}, K = {k}, the same copies with other tiles "
+            f"(roofline run): " + ", ".join(f"tile {t} {us:.1f} µs" for t, us in sorted(by_tile.items()))
+            + f"; tile {large} is {by_tile[small] / by_tile[large]:.2f}x faster than tile "
+            f"{small}, with {large // small}x the bytes requested per block.")

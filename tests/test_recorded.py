@@ -133,8 +133,8 @@ def test_stage_summary(result):
     assert lines[0] == ("- Persistent pipelined blocks: 1.11x the copy time with 1 stage, 1.23x "
                         "with 4: more stages made it slower.")
     assert len(lines) == 1 + len(recorded.best_by_schedule(result))
-    assert lines[1] == ("- bulk      one block per tile: 1.072x the copy time (tile 2048, "
-                        "256 threads, 1 stage(s), 32768 blocks)")
+    assert lines[1] == ("- bulk      one block per tile: 1.072x the copy time in the tuning run "
+                        "(tile 2048, 256 threads, 1 stage(s), 32768 blocks)")
     chosen = result["configs"]["pipelined"]   # the same configuration as the tuning chose
     assert lines[-2].startswith("- pipelined one block per tile") and (
         f"(tile {chosen['tile']}, {chosen['threads']} threads" in lines[-2])
@@ -191,6 +191,7 @@ def test_ncu_reading_explains_bytes_and_the_limit_of_async_halo():
     assert lines[2].startswith("- async_halo executes 2.8x the instructions of pipelined and "
                                "3.6x its shared-memory wavefronts; the busiest unit of its SMs "
                                "runs at 72%")
+    assert lines[2].endswith("little requested per block at a time (tile_effect).")
     only_vec4 = {"conv1d_vec4": recorded.ncu_summary()["conv1d_vec4"]}
     assert len(recorded.ncu_reading(only_vec4)) == 2
 
@@ -221,3 +222,12 @@ def test_what_the_roofline_section_says_of_asynchrony_against_the_control():
     said = recorded.async_vs_sync(roof, N, 31, matched=True).sentence()
     assert said.startswith("K = 31 in the same configuration (tile 4096, one block per tile, one "
                            "stage): bulk (tied with pipelined) ")
+
+
+def test_tile_effect_compares_the_same_copies_at_two_tiles():
+    said = recorded.tile_effect(recorded.load("h200_roofline"))
+    assert said.startswith("- async_halo at n = 2^26, K = 5, the same copies with other tiles "
+                           "(roofline run): tile 256 ")
+    assert "tile 1024 is 1." in said and said.endswith("4x the bytes requested per block.")
+    with pytest.raises(ValueError, match="no vec4 row at n = 67108864 with 127 taps"):
+        recorded.tile_effect(recorded.load("h200_roofline"), "vec4", k=127)
