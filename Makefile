@@ -60,8 +60,8 @@ gpu-matrix: $(STAMP)
 # Re-execute every notebook in place on a GPU, recording the device (refuses without a GPU), then
 # carry the new outputs into the Korean notebooks (it names any markdown cell left to translate).
 notebooks: $(STAMP)
-	$(PY) -m kernels.notebooks execute
-	$(PY) -m kernels.translate sync
+	$(PY) -m kernels.publish.notebooks execute
+	$(PY) -m kernels.publish.translate sync
 
 clean:
 	rm -rf _build

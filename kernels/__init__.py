@@ -14,7 +14,7 @@ from .device import backend_summary, device_info, gpu_available
 from .emulation import run as emulate
 from .geometry import PUZZLE28, LaunchConfig, launch_config, max_tile
 from .launch import Launch, conv1d, prepare
-from .warmup import warm_up
+from .teach.warmup import warm_up
 from .reference import assert_correct, error_bound, random_inputs, reference, wrong_outputs
 from .variants import NAMES as VARIANTS, REGISTRY
 

@@ -54,7 +54,7 @@ class Variant:
     correct: bool = True        # False for puzzle28, the published algorithm
     default_threads: Callable[[int], int] = threads_per_output
     # When it joined the registry (ISO 8601, UTC), for variants added after the first recordings:
-    # a recording made before then need not hold it (kernels.recorded.variants_expected). None:
+    # a recording made before then need not hold it (kernels.measure.recorded.variants_expected). None:
     # every recording must.
     added: str | None = None
 

@@ -10,12 +10,12 @@ def takes_k(variant, k):
 
 
 def roofline_recording(date: str = "2026-12-01T00:00:00+00:00") -> dict:
-    """A synthetic roofline recording, laid out as kernels.roofline.run writes one (its rows
+    """A synthetic roofline recording, laid out as kernels.measure.roofline.run writes one (its rows
     made by roofline.bounded), with times chosen so that the verdicts are known: at K = 1 the
     synchronous control staged_sync wins, at K = 5 the best async variant (pipelined) and
     staged_sync tie, at K = 31 bulk wins; at K = 127 only tiled_sync and async_halo run, and
     the FMAs bound it. Interquartile ranges are +-1 % of the median."""
-    from kernels import bench, roofline
+    from kernels.measure import bench, roofline
     fma_per_s, copy_bytes_per_s = 3.0e13, 4.0e12
     times = {   # time over the bound, per variant and K
         "tiled_sync": {1: 2.0, 3: 2.2, 5: 2.4, 31: 4.8, 63: 6.0, 127: 5.0},
@@ -46,7 +46,7 @@ def roofline_recording(date: str = "2026-12-01T00:00:00+00:00") -> dict:
             for name, t in (("copy", 2.5), ("tiled_sync", 4.0), ("async_halo", 3.6),
                             ("empty", 2.0))]
     return {"provenance": {"backend": "gpu", "device": "Synthetic GPU", "date": date,
-                           "command": "python -m kernels.roofline --out test.json",
+                           "command": "python -m kernels.measure.roofline --out test.json",
                            "n_repeat": 30},
             "left_out": [], "grid": {}, "fma": {"fma_per_s": fma_per_s},
             "seed": {"n": 16384, "k": 5, "blocks": 64, "threads": 256, "rows": seed},

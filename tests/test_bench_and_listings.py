@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import kernels
-from kernels import bench, explore, listing, recorded, timing, widgets
+from kernels.measure import bench, recorded, timing
+from kernels.teach import explore, listing, widgets
 
 
 def test_diff_marks_what_changed():

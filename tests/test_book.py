@@ -14,8 +14,9 @@ import pytest
 import yaml
 
 import kernels
-from kernels import notebooks as nbtools, widgets
-from kernels.plots import draw_tiles
+from kernels.publish import notebooks as nbtools
+from kernels.teach import widgets
+from kernels.teach.plots import draw_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
@@ -28,7 +29,7 @@ def toc_files():
 
 
 def ko_toc_files():
-    """The Korean edition's pages (ko/_toc.yml, written by `python -m kernels.translate sync`)."""
+    """The Korean edition's pages (ko/_toc.yml, written by `python -m kernels.publish.translate sync`)."""
     toc = yaml.safe_load((ROOT / "ko" / "_toc.yml").read_text())
     return [toc["root"]] + [c["file"] for c in toc["chapters"]]
 
@@ -62,7 +63,7 @@ def test_first_code_cell_is_the_colab_setup_from_config(path):
     nb = nbformat.read(path, as_version=4)
     first = next(c for c in nb.cells if c.cell_type == "code")
     assert first.source == nbtools.setup_cell_source(), \
-        "run: python -m kernels.notebooks setup"
+        "run: python -m kernels.publish.notebooks setup"
     assert nbtools.repository_url() in first.source
 
 

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import kernels
-from kernels import exercise, notebooks
+from kernels.teach import exercise
+from kernels.publish import notebooks
 
 # where each exercise is posed: the notebook and the variable its skeleton cell assigns
 POSED = {"async_halo": ("03_async_copy_convolution.ipynb", "my_kernel"),

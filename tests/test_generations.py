@@ -4,7 +4,8 @@ refusal, without a GPU: the GPU and NVRTC are stood in for."""
 import pytest
 
 import kernels
-from kernels import device, explore, launch
+from kernels import device, launch
+from kernels.teach import explore
 
 
 @pytest.fixture
@@ -94,7 +95,9 @@ def test_warm_up_replays_the_recorded_builds_for_this_gpu(monkeypatch):
     each as this GPU builds it, leaving out what this generation cannot run."""
     import json
 
-    from kernels import compile as kcompile, notebooks, warmup
+    from kernels import compile as kcompile
+    from kernels.publish import notebooks
+    from kernels.teach import warmup
     name = "04_pipelines_and_bandwidth"
     builds = json.loads((notebooks.NOTEBOOK_DIR / f"{name}.ipynb").read_text())[
         "metadata"]["async_copy_book"]["builds"]

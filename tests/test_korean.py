@@ -15,7 +15,7 @@ import nbformat
 import pytest
 import yaml
 
-from kernels import notebooks as nbtools, translate
+from kernels.publish import notebooks as nbtools, translate
 
 ROOT = Path(__file__).resolve().parents[1]
 KO = ROOT / "ko"
@@ -25,7 +25,7 @@ PAGES = [(p, KO / "book" / p.name) for p in sorted((ROOT / "book").glob("*.md"))
 
 def test_the_korean_edition_is_complete_and_current():
     """Every markdown cell and page translated from the English as it is now, and every Korean
-    notebook exactly what `python -m kernels.translate sync` writes."""
+    notebook exactly what `python -m kernels.publish.translate sync` writes."""
     problems = translate.check()
     assert not problems, "\n".join(problems)
 
@@ -121,7 +121,7 @@ def test_check_names_missing_and_stale_pages(tmp_path):
     _translate_all(ed)
     translate.sync(ed)
     assert translate.check(ed) == ["ko/book/intro.md is missing: translate book/intro.md, then "
-                                   "`python -m kernels.translate stamp book/intro.md`"]
+                                   "`python -m kernels.publish.translate stamp book/intro.md`"]
     ed.pages.mkdir()
     (ed.pages / "intro.md").write_text("# 소개\n\n본문.\n")
     assert "is stale" in translate.check(ed)[0]
@@ -160,7 +160,7 @@ def test_a_korean_notebook_imports_kernels_through_its_own_setup_cell(ko):
     first = next(c for c in nbformat.read(ko, as_version=4).cells if c.cell_type == "code")
     assert _run_setup(ko.parent, first.source) == ROOT, (
         f"{ko.name}: its setup cell does not find the repository root from ko/notebooks; run "
-        "`python -m kernels.notebooks setup`, then `python -m kernels.translate sync`")
+        "`python -m kernels.publish.notebooks setup`, then `python -m kernels.publish.translate sync`")
 
 
 # --- the prose: MyST kept, code and numbers untouched, the glossary's terms ------------------

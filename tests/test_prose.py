@@ -10,7 +10,9 @@ import nbformat
 import numpy as np
 import pytest
 
-from kernels import halo, layout, recorded, timeline, widgets
+from kernels.teach import halo, widgets
+from kernels import layout
+from kernels.measure import recorded, timeline
 
 ROOT = Path(__file__).resolve().parents[1]
 H200 = recorded.load("h200_timelines")
@@ -167,7 +169,7 @@ def test_what_notebook_02_says_about_the_saving():
     taps = H200["cycles"]["tiled_sync"]["taps load"]
     saved = s["block_cycles"]["tiled_sync"] - s["block_cycles"]["async_halo"]
     assert 0 < saved < taps and 0.5 < s["taps_hidden"] < 1   # "most of a latency"
-    from kernels.explore import LAUNCH_BOUND_US   # the puzzle-size kernel: "launch-bound"
+    from kernels.teach.explore import LAUNCH_BOUND_US   # the puzzle-size kernel: "launch-bound"
     assert s["kernel_us"][16384] < LAUNCH_BOUND_US < s["kernel_us"][2**24]
     assert set(s["kernel_less"]) == {16384, 2**24} and all(f > 0 for f in s["kernel_less"].values())
     model = timeline.model_totals(**timeline.measured_preset(H200))

@@ -4,7 +4,9 @@ import copy
 
 import pytest
 
-from kernels import bench, layout, plots, recorded
+from kernels.measure import bench, recorded
+from kernels import layout
+from kernels.teach import plots
 from kernels import variants as V
 
 N, K, LONG_K = 2**26, 5, 31

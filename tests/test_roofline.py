@@ -11,7 +11,8 @@ import pytest
 from inputs import random_inputs, roofline_recording
 
 import kernels
-from kernels import bench, plots, recorded, roofline
+from kernels.measure import bench, recorded, roofline
+from kernels.teach import plots
 from kernels import variants as V
 from kernels.compile import Build, compile_source
 
@@ -343,7 +344,7 @@ def test_the_recorded_roofline():
     its grid, checked at the smallest N, and the seed size with its empty kernel."""
     path = recorded.RECORDED / "h200_roofline.json"
     if not path.exists():
-        pytest.skip(f"{path.name} is not recorded yet: python -m kernels.roofline --out "
+        pytest.skip(f"{path.name} is not recorded yet: python -m kernels.measure.roofline --out "
                     f"kernels/recorded/{path.name} on a GPU")
     rec = recorded.load("h200_roofline")
     p = rec["provenance"]
@@ -369,7 +370,7 @@ def test_the_recorded_roofline():
 @pytest.mark.gpu
 def test_a_small_sweep_records_every_field():
     """A sweep of one size, two K and K = 127, few repeats: every variant this GPU runs has a
-    checked row per K it takes, and the recording reads back through kernels.recorded."""
+    checked row per K it takes, and the recording reads back through kernels.measure.recorded."""
     rec = roofline.run(sizes=(2**20,), ks=(5, 31), long_ks=(127,), n_repeat=5)
     rec = json.loads(json.dumps(rec))                           # what --out writes
     runnable = V.runnable_here(roofline.VARIANTS)[0]

@@ -1,4 +1,4 @@
-"""The notebooks' Colab setup cell (kernels.notebooks.setup_cell_source), run on a CPU machine:
+"""The notebooks' Colab setup cell (kernels.publish.notebooks.setup_cell_source), run on a CPU machine:
 ASYNC_BOOK_FORCE_CLONE=1 makes it act as on Colab, cloning into ASYNC_BOOK_CLONE_DIR."""
 
 import json
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from kernels import notebooks as nbtools
+from kernels.publish import notebooks as nbtools
 
 pytestmark = pytest.mark.skipif(not shutil.which("git"), reason="needs git")
 
@@ -73,7 +73,7 @@ def test_a_failed_clone_says_what_to_set_and_stops_without_a_traceback(tmp_path,
     out = done.stdout
     assert out.startswith(f"Could not clone {url} (branch {branch}):\n  fatal: "), out
     assert "repository: url: and branch:" in out and "_config.yml" in out
-    assert "python -m kernels.notebooks setup" in out
+    assert "python -m kernels.publish.notebooks setup" in out
     assert "cwd" not in out   # stopped before the rest of the cell
     assert "Traceback" not in done.stderr and "CalledProcessError" not in out + done.stderr
     assert "could not be cloned" in done.stderr

@@ -5,7 +5,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from kernels import layout, plots, timeline, widgets
+from kernels import layout
+from kernels.teach import plots, widgets
+from kernels.measure import timeline
 import kernels
 
 

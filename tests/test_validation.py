@@ -16,8 +16,10 @@ import pytest
 import kernels
 from inputs import roofline_recording
 
-from kernels import compile as kcompile, emulation, explore, plots, recorded, roofline, timeline
-from kernels.halo import halo_cells
+from kernels import compile as kcompile, emulation
+from kernels.teach import explore, plots
+from kernels.measure import recorded, roofline, timeline
+from kernels.teach.halo import halo_cells
 from kernels.launch import gpu_target
 
 KERNELS_DIR = Path(kernels.__file__).resolve().parent
@@ -300,7 +302,7 @@ CASES = [
     ("random_inputs: seed a string", on(RI, 100, 5, "abc"), TypeError, "seed must be None"),
     ("random_inputs: seed a float", on(RI, 100, 5, 1.5), TypeError, "seed must be None"),
     ("random_inputs: seed a bool", on(RI, 100, 5, True), TypeError, "seed must be None"),
-    # --- kernels.halo.halo_cells ---
+    # --- kernels.teach.halo.halo_cells ---
     ("halo_cells: n zero", on(halo_cells, 0, 32, 5), ValueError, "n must be from 1 to"),
     ("halo_cells: n a float", on(halo_cells, 100.0, 32, 5), TypeError, "n must be an integer"),
     ("halo_cells: tile 100", on(halo_cells, 100, 100, 5), ValueError,
@@ -465,7 +467,7 @@ CASES = [
     ("explore.run: timed a string", on(RUN, timed="yes"), TypeError,
      "timed must be True or False"),
     ("explore.run: timed 1", on(RUN, timed=1), TypeError, "timed must be True or False"),
-    # --- the roofline (kernels.roofline, its reading in kernels.recorded and plots) ---
+    # --- the roofline (kernels.measure.roofline, its reading in kernels.measure.recorded and plots) ---
     ("plan: sizes an integer", on(roofline.plan, 2**24), TypeError,
      "sizes must be a list or tuple"),
     ("plan: sizes empty", on(roofline.plan, ()), ValueError, "sizes is empty"),
@@ -554,7 +556,7 @@ CASES = [
 
 def function_name(call) -> str:
     f = call[0]
-    return f"{f.__module__.removeprefix('kernels.')}.{f.__name__}"
+    return f"{f.__module__.rsplit('.', 1)[-1]}.{f.__name__}"
 
 
 PUBLIC = ["launch.conv1d", "launch.prepare", "launch.gpu_target", "emulation.run",

@@ -1,6 +1,6 @@
 """What the exercise check must say about each answer in this folder.
 
-One folder per exercise (kernels/exercise.py's EXERCISES): every answer is that exercise's
+One folder per exercise (kernels/teach/exercise.py's EXERCISES): every answer is that exercise's
 skeleton (kernels/exercises/*_skeleton.cu) with its FILL IN places filled in, right or wrong,
 and sometimes a line of the rest changed. For each file: (verdict without a GPU, a fragment of
 that message, verdict on a GPU, a fragment of that one). tests/test_exercise.py runs every answer

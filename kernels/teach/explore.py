@@ -2,7 +2,7 @@
 widget.
 
 On a GPU each run is checked against the float64 reference and timed (kernel-only, the median
-of :func:`kernels.timing.time_us`) beside a device-to-device copy of the same bytes in the same
+of :func:`kernels.measure.timing.time_us`) beside a device-to-device copy of the same bytes in the same
 run, and labelled when its time says little about bandwidth: *L2-resident* (``x`` and ``y`` fit
 in the L2 cache, so the bytes never leave the chip) or *launch-bound* (a kernel this short costs
 what any launch and one memory round trip cost, whatever it moves). Without a GPU the NumPy
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import variants as V
-from .device import compute_capability, gpu_available, target_arch
-from .geometry import launch_config
-from .launch import conv1d
-from .reference import error_bound, random_inputs, reference, wrong_outputs
-from .validate import flag
+from .. import variants as V
+from ..device import compute_capability, gpu_available, target_arch
+from ..geometry import launch_config
+from ..launch import conv1d
+from ..reference import error_bound, random_inputs, reference, wrong_outputs
+from ..validate import flag
 
 N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)   # the emulation's: seconds at most
 N_CHOICES_GPU = N_CHOICES + (2**24, 2**26)   # x and y past any L2 cache: DRAM-bound
@@ -122,8 +122,8 @@ def run(variant: str = "async_halo", n: int = 16384, tile: int = 256, k: int = 5
     if gpu_available() and timed:   # the benchmark's own timing, copy beside kernel
         import cupy
 
-        from .bench import time_copy, time_variant
-        from .device import device_info
+        from ..measure.bench import time_copy, time_variant
+        from ..device import device_info
         xd, wd = cupy.asarray(x), cupy.asarray(w)
         yd = cupy.empty_like(xd)
         copy = time_copy(xd, yd, k).median_us

@@ -6,8 +6,8 @@ import difflib
 import re
 from collections import Counter
 
-from . import variants as V
-from .compile import Build, compile_source, kernel_name, source
+from .. import variants as V
+from ..compile import Build, compile_source, kernel_name, source
 
 
 def show(variant: str):

@@ -22,7 +22,7 @@ The check, in order, stopping at the first problem:
    exercise's name and parameters, whose body has the exercise's instructions in order
    (:attr:`Exercise.steps`: e.g. ``cp.async``, then ``cp.async.wait_*``, then ``bar.sync``);
 4. on a GPU of the exercise's generation or newer: a separate process
-   (``python -m kernels.exercise --run FOLDER``), killed after :data:`TIME_LIMIT_S`, runs it at
+   (``python -m kernels.teach.exercise --run FOLDER``), killed after :data:`TIME_LIMIT_S`, runs it at
    every configuration of :attr:`Exercise.cases`, outputs poisoned with NaN and shared memory
    with NaN left over from a kernel launched just before, then under the stress build
    (``-DCONV_JITTER``: warps wait at random at the ``PHASE()`` points the skeleton keeps) at a
@@ -47,15 +47,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .compile import KERNEL_DIR, Build, CompileError, compile_source, include_dirs
-from .device import gpu_available
-from .reference import error_bound, random_inputs, reference
-from .validate import choice, text
+from ..compile import KERNEL_DIR, Build, CompileError, compile_source, include_dirs
+from ..device import gpu_available
+from ..reference import error_bound, random_inputs, reference
+from ..validate import choice, text
 
 HEADER = "conv1d_common.cuh"
 SIGNATURE = "(const float* x, const float* w, float* y, int n)"
 TIME_LIMIT_S = 60   # for the GPU run, generous: CuPy's start, ~20 launches and their checks
-RUNNER = [sys.executable, "-m", "kernels.exercise", "--run"]   # + the folder
+RUNNER = [sys.executable, "-m", "kernels.teach.exercise", "--run"]   # + the folder
 
 
 class ExerciseError(AssertionError):
@@ -395,7 +395,7 @@ def _check_structure(body: str, steps: tuple[Step, ...]) -> None:
 def _build_cases(src: str, ex: Exercise, folder: Path, include: str) -> None:
     """Compile the kernel for this GPU at every configuration, and the stress build, into
     ``folder``, with ``cases.json`` saying how to launch each."""
-    from .launch import gpu_target
+    from ..launch import gpu_target
     target = gpu_target("async_halo")   # this GPU, or the generation the book runs as
     todo = []
     for number, (case, jitter) in enumerate([(c, False) for c in ex.cases] + [(ex.stress, True)]):
@@ -524,7 +524,7 @@ def run_cases(folder: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m kernels.exercise --run FOLDER``: print the GPU verdict as one line of JSON."""
+    """``python -m kernels.teach.exercise --run FOLDER``: print the GPU verdict as one line of JSON."""
     import argparse
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--run", type=Path, required=True, help="a folder made by the check")
@@ -558,7 +558,7 @@ def _check(src: str, name: str) -> tuple[bool, str]:
                 f"running it needs sm_{ex.run_arch} or newer (an H100 or H200; Colab's T4, L4 "
                 "and A100 are older)" if ex.run_arch else
                 "running it needs a GPU (open this notebook in Colab with a GPU runtime)"))
-        from .device import target_arch
+        from ..device import target_arch
         arch = target_arch()
         if arch < ex.run_arch:
             return False, (f"{static}; running it needs sm_{ex.run_arch} or newer, and the book "

@@ -2,14 +2,14 @@
 K = 1 to 127 taps, beside a synchronous control that stages the same 16-byte chunks
 (``staged_sync``), on a GPU.
 
-    python -m kernels.roofline [--out kernels/recorded/h200_roofline.json] [--quick]
+    python -m kernels.measure.roofline [--out kernels/recorded/h200_roofline.json] [--quick]
                                [--n-repeat 30] [--no-check] [--plan]
 
 The bound of one case (N outputs, K taps) is the larger of two times: a device-to-device copy
 of the 8 N bytes a convolution reads and writes, timed in the same run, and N K fused
 multiply-adds at the device's sustained FP32 rate (:func:`fma_rate`: a kernel of many
 independent FMA chains per thread, enough blocks to fill the GPU). Every variant is tuned per
-(N, K) over a small grid (:data:`GRID`, through :func:`kernels.bench.tuning_grid`); each recorded
+(N, K) over a small grid (:data:`GRID`, through :func:`kernels.measure.bench.tuning_grid`); each recorded
 row is its fastest configuration by median time, with the quartiles, the copy, FMA and bound
 times, the ratio to the bound, and the whole grid it was chosen from (``tried``). At the
 puzzle's size (N = 16384, K = 5, 64 blocks) the per-launch times under CUDA-graph replay sit
@@ -22,8 +22,8 @@ each K is launched again, into outputs poisoned with NaN, and checked on the GPU
 float64 reference at the smallest N of the sweep (the GPU tests cover every size's indexing).
 ``--plan`` says what a run times and about how long it takes, without a GPU.
 
-:mod:`kernels.recorded` reads the recording (``roofline_rows``, ``best_per_k``,
-``async_vs_sync``, ``launch_overhead``, ``roofline_table``); :func:`kernels.plots.plot_roofline`
+:mod:`kernels.measure.recorded` reads the recording (``roofline_rows``, ``best_per_k``,
+``async_vs_sync``, ``launch_overhead``, ``roofline_table``); :func:`kernels.teach.plots.plot_roofline`
 draws it.
 """
 
@@ -39,13 +39,15 @@ from pathlib import Path
 
 import numpy as np
 
-from . import bench, variants as V
-from .device import device_info
-from .geometry import PUZZLE28, valid_n
-from .launch import prepare
-from .reference import U32
+from . import bench
+
+from .. import variants as V
+from ..device import device_info
+from ..geometry import PUZZLE28, valid_n
+from ..launch import prepare
+from ..reference import U32
 from .timing import time_us
-from .validate import array_module, flag, integer, same_length, sequence
+from ..validate import array_module, flag, integer, same_length, sequence
 
 SIZES = (2**24, 2**26)                # x and y past the H200's 60 MiB L2: DRAM-bound
 KS = (1, 3, 5, 9, 17, 31, 63)         # what every variant takes (the window variants: K <= 64)
@@ -253,7 +255,7 @@ def run(sizes=SIZES, ks=KS, long_ks=LONG_KS, n_repeat: int = N_REPEAT, check: bo
         seed: int = 0, progress: bool = False) -> dict:
     """The sweep: the FMA rate, the seed size, then every variant tuned at every (N, K) against
     the bound; ``progress`` prints a line to stderr per (N, K). Returns the recording (see
-    :mod:`kernels.recorded`)."""
+    :mod:`kernels.measure.recorded`)."""
     import cupy
     n_repeat = integer("n_repeat", n_repeat, 3, 1000)
     check, progress = flag("check", check), flag("progress", progress)
@@ -300,7 +302,7 @@ def run(sizes=SIZES, ks=KS, long_ks=LONG_KS, n_repeat: int = N_REPEAT, check: bo
             _say(progress, f"  n=2^{int(np.log2(n))} k={k:3d} ({time.time() - started:4.0f} s): "
                            f"time over the bound: {', '.join(line)}")
     return {"provenance": {**device_info(),
-                           "command": " ".join(["python -m kernels.roofline", *sys.argv[1:]]),
+                           "command": " ".join(["python -m kernels.measure.roofline", *sys.argv[1:]]),
                            "seconds": round(time.time() - started, 1), "n_repeat": n_repeat,
                            "checked_at_n": check_n if check else None},
             "left_out": left_out,
@@ -337,7 +339,7 @@ def ncu_target(recording: dict, n: int = 2**26, k: int = 31) -> None:
 
 def main(argv=None) -> None:
     from .recorded import roofline_table
-    parser = argparse.ArgumentParser(prog="python -m kernels.roofline", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m kernels.measure.roofline", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, help="write the JSON here")
     parser.add_argument("--quick", action="store_true",

@@ -1,7 +1,7 @@
 """Compile, in the background, the kernels a notebook is about to launch.
 
 Each notebook's import cell calls :func:`warm_up` with its own name. The executor
-(``python -m kernels.notebooks execute``) records in the notebook's metadata every listing it
+(``python -m kernels.publish.notebooks execute``) records in the notebook's metadata every listing it
 compiled on the GPU (``async_copy_book.builds``); on a reader's GPU they are compiled again, for
 that GPU, in a pool of processes while the first cells run, and a cell that needs one that is
 still compiling waits for it instead of compiling it a second time.
@@ -10,6 +10,9 @@ still compiling waits for it instead of compiling it a second time.
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"   # the book's notebooks
 
 
 def warm_up(name: str, background: bool = True) -> None:
@@ -18,12 +21,11 @@ def warm_up(name: str, background: bool = True) -> None:
     notebook's cells then find them compiled or wait for them, never compile them twice. Nothing
     without a GPU. ``background=False`` returns when all are compiled (a warm cache for a test
     run)."""
-    from .compile import Build, warm_cache
-    from .device import gpu_available
-    from .launch import gpu_target
+    from ..compile import Build, warm_cache
+    from ..device import gpu_available
+    from ..launch import gpu_target
     if not gpu_available():
         return
-    from .notebooks import NOTEBOOK_DIR
     meta = json.loads((NOTEBOOK_DIR / f"{name}.ipynb").read_text())["metadata"]
     specs = []
     for b in meta.get("async_copy_book", {}).get("builds", []):

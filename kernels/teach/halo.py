@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .geometry import launch_config
+from ..geometry import launch_config
 
 
 @dataclass(frozen=True)

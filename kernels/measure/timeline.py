@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import layout, variants as V
-from .compile import KERNEL_DIR, Build, compiled_file
-from .geometry import launch_config
-from .launch import prepare
-from .reference import random_inputs
-from .validate import choice, integer, number
+from .. import layout, variants as V
+from ..compile import KERNEL_DIR, Build, compiled_file
+from ..geometry import launch_config
+from ..launch import prepare
+from ..reference import random_inputs
+from ..validate import choice, integer, number
 
 PHASES = ("tile load", "taps load", "wait", "barrier", "compute")   # "taps load": the taps
 SEED_CYCLES = {"tile load": 500, "taps load": 100, "compute": 50}   # the puzzle's illustration
@@ -205,7 +205,7 @@ def timer_resolution(reads: int = 4096) -> dict:
     """How often %globaltimer ticks on this GPU: the smallest and median nonzero step between
     back-to-back reads (ns)."""
     import cupy
-    from .device import compute_capability
+    from ..device import compute_capability
     src = (KERNEL_DIR / "globaltimer_probe.cu").read_text()
     path = compiled_file(src, "globaltimer_probe", Build(32, 1, 32, f"sm_{compute_capability()}"))
     probe = cupy.RawModule(path=str(path)).get_function("globaltimer_probe")
@@ -309,7 +309,7 @@ def _first(records: np.ndarray, sms: int = KEEP_SMS, us: float = KEEP_US) -> np.
 
 def measure_all() -> dict:
     """Everything notebook 02 shows, measured on this GPU now."""
-    from .device import device_info
+    from ..device import device_info
     result = {"provenance": device_info(), "timer": timer_resolution(), "overhead": [],
               "traces": {}, "cycles": {}}
     for variant in TIMELINE_VARIANTS:
@@ -336,7 +336,7 @@ class Source:
 def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
     """Live measurements on a GPU; without one, the recorded ones (kernels/recorded/NAME.json).
     The :class:`Source` says which."""
-    from .device import gpu_available
+    from ..device import gpu_available
     if gpu_available():
         data = measure_all()
         live = f"measured live on {data['provenance']['device']}"
@@ -360,15 +360,15 @@ if __name__ == "__main__":
     import argparse
     import json
     import sys
-    parser = argparse.ArgumentParser(prog="python -m kernels.timeline",
+    parser = argparse.ArgumentParser(prog="python -m kernels.measure.timeline",
                                      description="measure the timelines of notebook 02 (GPU)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    from .device import gpu_available
+    from ..device import gpu_available
     if not gpu_available():
         sys.exit("measuring timelines needs a GPU")
     data = measure_all()
-    data["provenance"]["command"] = "python -m kernels.timeline --out " + args.out
+    data["provenance"]["command"] = "python -m kernels.measure.timeline --out " + args.out
     with open(args.out, "w") as f:
         json.dump(data, f)
     print(json.dumps({k: data[k] for k in ("timer", "cycles", "overhead")}, indent=1))

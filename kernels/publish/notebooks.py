@@ -1,7 +1,7 @@
 """Keep the notebooks' stored outputs honest: re-execute them, record where they ran.
 
-    python -m kernels.notebooks execute [NOTEBOOK ...] [--allow-cpu]
-    python -m kernels.notebooks setup              # rewrite every notebook's Colab setup cell
+    python -m kernels.publish.notebooks execute [NOTEBOOK ...] [--allow-cpu]
+    python -m kernels.publish.notebooks setup              # rewrite every notebook's Colab setup cell
 
 ``execute`` runs each notebook top to bottom in ``notebooks/`` (nbclient), stores the outputs in
 place and writes ``metadata.async_copy_book.executed_on`` (device, driver, CuPy, date). The
@@ -14,7 +14,7 @@ replaces its outputs and clears the mark (tests/test_book.py holds both rules).
 ``branch:``). On Colab the cell runs ``git clone --depth 1 --branch BRANCH URL /content/NAME``
 (once), changes into its ``notebooks/`` and puts the clone on the import path; elsewhere it only
 puts the repository root on the import path: ``..``, or ``../..`` from a translated edition's
-notebooks (``ko/notebooks/``, kernels/translate.py), whichever holds ``kernels/``. If the clone
+notebooks (``ko/notebooks/``, kernels/publish/translate.py), whichever holds ``kernels/``. If the clone
 fails, the cell prints what failed, git's error and what to set, then stops the notebook
 (``SystemExit``, which Jupyter and Colab show without a traceback) rather than raising
 ``CalledProcessError``. To exercise the clone outside Colab (tests/test_setup_cell.py), set
@@ -29,8 +29,9 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK_DIR = ROOT / "notebooks"
+from ..teach.warmup import NOTEBOOK_DIR
+
+ROOT = NOTEBOOK_DIR.parent
 SETUP_MARKER = "# Setup (Colab)"
 
 
@@ -61,7 +62,7 @@ def setup_cell_source(url: str | None = None, branch: str | None = None) -> str:
     clone_dir = "/content/" + url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
     q = json.dumps   # a Python string literal in double quotes
     return f'''{SETUP_MARKER}: on Colab, clone the book's repository so that `kernels` imports;
-# elsewhere, only put the repository root on the import path. Written by `python -m kernels.notebooks setup`.
+# elsewhere, only put the repository root on the import path. Written by `python -m kernels.publish.notebooks setup`.
 import os, subprocess, sys
 if "google.colab" in sys.modules or os.environ.get("ASYNC_BOOK_FORCE_CLONE"):
     url, branch = {q(url)}, {q(branch)}
@@ -73,7 +74,7 @@ if "google.colab" in sys.modules or os.environ.get("ASYNC_BOOK_FORCE_CLONE"):
             fatal = [line for line in git.stderr.splitlines() if line.startswith("fatal:")]
             print(f"Could not clone {{url}} (branch {{branch}}):\\n  {{fatal[0] if fatal else git.stderr.strip()}}\\n"
                   "Set the book's repository in _config.yml (repository: url: and branch:), "
-                  "then run `python -m kernels.notebooks setup` to rewrite this cell.")
+                  "then run `python -m kernels.publish.notebooks setup` to rewrite this cell.")
             raise SystemExit("Stopped: the book's repository could not be cloned (see above).")
     os.chdir(os.path.join(repo, "notebooks"))
 # the repository root: .. from notebooks/, ../.. from a translated edition's (ko/notebooks/)
@@ -128,7 +129,7 @@ def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> N
     the wall time and the compilations (which :func:`kernels.warm_up` replays)."""
     import os
 
-    from .device import ARCH_ENV, device_info
+    from ..device import ARCH_ENV, device_info
     if os.environ.get(ARCH_ENV):
         sys.exit(f"{ARCH_ENV} is set: the stored outputs are what the book publishes and must come "
                  "from the GPU as it is; unset it to execute (use it with nbval to check a "
@@ -151,8 +152,8 @@ def _execute_one(path: Path, info: dict, timeout: int) -> None:
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
-    from .compile import COMPILE_LOG_ENV
-    from .widgets import PREVIEW_ENV
+    from ..compile import COMPILE_LOG_ENV
+    from ..teach.widgets import PREVIEW_ENV
     with tempfile.TemporaryDirectory(prefix="async-book-") as scratch:
         log = Path(scratch) / "compiles.jsonl"
         env = {"XDG_CACHE_HOME": scratch, COMPILE_LOG_ENV: str(log), PREVIEW_ENV: "1"}
@@ -193,7 +194,7 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 def _drop_widget_views(nb) -> None:
     """Keep what a static page can show: live widgets' views (and the saved widget state, which
     would make every page load the widget manager from a CDN) go; widget cells keep the
-    picture of their default state (kernels.widgets)."""
+    picture of their default state (kernels.teach.widgets)."""
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -201,7 +202,7 @@ def _drop_widget_views(nb) -> None:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m kernels.notebooks", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m kernels.publish.notebooks", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("execute", help="re-execute notebooks in place, recording the device")

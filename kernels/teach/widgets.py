@@ -2,7 +2,7 @@
 test walks every combination), and each wraps a plain function that also runs without widgets.
 
 The published book is static: a slider there moves nothing. So when the notebooks are executed
-for the book (``python -m kernels.notebooks execute`` sets ``ASYNC_BOOK_WIDGET_PREVIEW=1``), each
+for the book (``python -m kernels.publish.notebooks execute`` sets ``ASYNC_BOOK_WIDGET_PREVIEW=1``), each
 widget cell shows instead, as an ordinary output, what its controls show at their default values;
 in Jupyter or Colab only the live controls appear. (The executor creates no live widget at all:
 nbclient can block on a cell that opens widget comms, jupyter/nbclient#312, and a static page
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from . import variants as V
+from .. import variants as V
 
 PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
 PREVIEW_NOTE = ("*On this static page, the output for the controls' default values; run the "
@@ -67,7 +67,7 @@ def model_controls() -> dict:
     H200; the puzzle's first."""
     import ipywidgets as W
 
-    from .timeline import PRESET_PUZZLE, model_presets
+    from ..measure.timeline import PRESET_PUZZLE, model_presets
     presets = model_presets()
     first = presets[PRESET_PUZZLE]
 
@@ -97,7 +97,7 @@ def explore_model():
     from IPython.display import display
 
     from .plots import plot_schedules
-    from .timeline import model, model_totals
+    from ..measure.timeline import model, model_totals
 
     def show(preset, **params):
         t = model_totals(**params)

@@ -1,13 +1,13 @@
 """Recorded results (``kernels/recorded/``) and what the book reads from them; no GPU needed.
 
-A benchmark recording is what ``python -m kernels.bench --out FILE.json`` writes
-(:func:`kernels.bench.run`): its ``provenance`` (device, driver, CuPy, date, command), the
+A benchmark recording is what ``python -m kernels.measure.bench --out FILE.json`` writes
+(:func:`kernels.measure.bench.run`): its ``provenance`` (device, driver, CuPy, date, command), the
 ``configs`` the tuning chose, and the ``rows`` of the sweep, the ``tuning`` and the
-``stage_sweep``, each a :class:`kernels.bench.Row` as a dict with its ``gbps`` and its ``ratio``
+``stage_sweep``, each a :class:`kernels.measure.bench.Row` as a dict with its ``gbps`` and its ``ratio``
 to the copy time. :func:`load` reads one back, :func:`ncu_summary` a recorded Nsight Compute
 report (``NCU_METRICS``), :func:`table` prints one size of the sweep.
 
-A roofline recording is what ``python -m kernels.roofline --out FILE.json`` writes (the
+A roofline recording is what ``python -m kernels.measure.roofline --out FILE.json`` writes (the
 section "the roofline across K" below reads it, with noise-aware comparisons: :func:`tie`).
 :func:`variants_expected` says which variants a recording must hold (those the registry had
 when it was made).
@@ -27,10 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import layout, variants as V
-from .validate import flag, number, integer, record, sequence, text
+from .. import layout, variants as V
+from ..validate import flag, number, integer, record, sequence, text
 
-RECORDED = Path(__file__).resolve().parent / "recorded"
+RECORDED = Path(__file__).resolve().parents[1] / "recorded"   # kernels/recorded/
 NCU_METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
                "dram__throughput.avg.pct_of_peak_sustained_elapsed",
                "sm__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -75,7 +75,7 @@ def table(result: dict, n: int = 2**26, k: int = 5) -> str:
 def best_by_schedule(result: dict) -> dict:
     """From a recording's tuning rows: the fastest row of each staged variant with persistent
     blocks and with one block per tile, as {(variant, persistent): row}. Fastest by median
-    time, as :func:`kernels.bench.tune` chose (a ratio would carry each row's own copy time,
+    time, as :func:`kernels.measure.bench.tune` chose (a ratio would carry each row's own copy time,
     whose run-to-run noise is larger than some of the differences)."""
     best = {}
     for r in result["tuning"]:
@@ -259,8 +259,8 @@ def check_variants(result: dict, names) -> tuple[str, ...]:
     return tuple(v for v in V.NAMES if v not in expected and v not in names)
 
 
-# --- the roofline across K (python -m kernels.roofline) -------------------------------------
-# A roofline recording (kernels.roofline.run): its provenance, the FMA rate ("fma"), the seed
+# --- the roofline across K (python -m kernels.measure.roofline) -------------------------------------
+# A roofline recording (kernels.measure.roofline.run): its provenance, the FMA rate ("fma"), the seed
 # size ("seed"), the copies, and "rows": per (variant, n, k) the fastest configuration, its
 # median_us, q1_us, q3_us, copy_us, fma_us, bound_us (the larger), ratio (to the bound),
 # copy_ratio, limit ("copy" or "fma"), config and every configuration "tried".

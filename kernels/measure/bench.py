@@ -1,20 +1,20 @@
 """Measure the variants against the device's copy bandwidth and against CuPy and PyTorch, on a
 GPU: the sweep over sizes and taps, the tuning of the staged variants, the stage sweep.
 
-    python -m kernels.bench [--quick] [--out FILE.json]
+    python -m kernels.measure.bench [--quick] [--out FILE.json]
 
 The profile in kernels/recorded/h200_ncu_2e26_k5.txt comes from (metrics: see
-kernels.recorded.NCU_METRICS)
-    ncu --clock-control none --metrics $(python -m kernels.bench --ncu-metrics) \
-        -k regex:conv1d_ python -m kernels.bench --ncu-target
+kernels.measure.recorded.NCU_METRICS)
+    ncu --clock-control none --metrics $(python -m kernels.measure.bench --ncu-metrics) \
+        -k regex:conv1d_ python -m kernels.measure.bench --ncu-target
 
-Kernel-only times from kernels.timing: CUDA events around each launch, or, for our kernels and
+Kernel-only times from kernels.measure.timing: CUDA events around each launch, or, for our kernels and
 the copy at small N where launch overhead would dominate, around the replay of a CUDA graph of
 many launches. The peers are always timed with events: PyTorch launches on its own stream, which
 a CuPy graph capture does not record (launch overhead is then included at small N). Medians with
 the interquartile range. Every row also carries the time of a device-to-device copy of the same
 bytes (read x, write y: 8 N bytes) measured in the same run, and the ratio to it. The JSON
-written records the device, driver, CuPy version, date and command; kernels.recorded reads it
+written records the device, driver, CuPy version, date and command; kernels.measure.recorded reads it
 back.
 """
 
@@ -29,12 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
-from . import variants as V
-from .device import device_info
-from .geometry import launch_config
-from .launch import prepare
+from .. import variants as V
+from ..device import device_info
+from ..geometry import launch_config
+from ..launch import prepare
 from .recorded import NCU_METRICS, load, table
-from .reference import assert_correct, random_inputs
+from ..reference import assert_correct, random_inputs
 from .timing import copy_fn, time_us
 
 OURS = V.NAMES
@@ -196,8 +196,8 @@ def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(1024, 2048, 4096),
 
 def _warm(pairs) -> None:
     """Compile every (variant, LaunchConfig) at once, in parallel, before timing anything."""
-    from .compile import Build, warm_cache
-    from .launch import gpu_target
+    from ..compile import Build, warm_cache
+    from ..launch import gpu_target
     warm_cache((v, Build(c.tile, c.k, c.threads, gpu_target(v), c.stages)) for v, c in pairs)
 
 
@@ -232,7 +232,7 @@ def run(quick: bool = False, progress: bool = False) -> dict:
         except ValueError:   # this many stages of this tile do not fit in shared memory
             continue
         stages += [r for r in measure(["pipelined"], 2**26, 5, {"pipelined": kw}) if r.name == "pipelined"]
-    return {"provenance": {**device_info(), "command": " ".join(["python -m kernels.bench", *sys.argv[1:]]),
+    return {"provenance": {**device_info(), "command": " ".join(["python -m kernels.measure.bench", *sys.argv[1:]]),
                            "seconds": round(time.time() - started, 1)},
             "configs": configs,
             "rows": [dict(asdict(r), gbps=r.gbps, ratio=r.ratio) for r in rows],
@@ -256,7 +256,7 @@ def ncu_target(n: int = 2**26, k: int = 5) -> None:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m kernels.bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m kernels.measure.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a few sizes, K = 5 only")
     parser.add_argument("--out", type=Path, help="write the JSON here")

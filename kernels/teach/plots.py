@@ -8,11 +8,11 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
-from . import layout, variants as V
+from .. import layout, variants as V
 from .halo import halo_cells
-from .geometry import launch_config, valid_tile
-from .reference import error_bound, reference
-from .validate import integer, labelled, record, same_length, sequence, text, vector
+from ..geometry import launch_config, valid_tile
+from ..reference import error_bound, reference
+from ..validate import integer, labelled, record, same_length, sequence, text, vector
 
 TILE_COLOURS = ["#8ecae6", "#ffb703", "#90be6d", "#f28482", "#b8b8ff", "#f6bd60"]
 
@@ -229,9 +229,9 @@ def bytes_in_flight(row: dict, multiprocessors: int) -> float:
 def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     """Each variant's time over the bound (the larger of the copy and the FMA time, 1.0: the
     dashed line) against the number of taps K, on a log2 axis: one line per variant, error bars
-    from the interquartile range, from a roofline recording (``python -m kernels.roofline``).
+    from the interquartile range, from a roofline recording (``python -m kernels.measure.roofline``).
     ``variants``: which to draw (default: every one recorded at ``n``)."""
-    from .recorded import roofline_rows
+    from ..measure.recorded import roofline_rows
     label = text("label", label)
     by_variant = roofline_rows(rec, n)
     if variants is not None:

@@ -1,8 +1,8 @@
 """The Korean edition (ko/): notebooks generated from the English ones, never edited by hand.
 
-    python -m kernels.translate sync     # write ko/notebooks/*.ipynb and ko/_toc.yml
-    python -m kernels.translate check    # fail, naming the cell or page, unless all is current
-    python -m kernels.translate stamp book/intro.md ...   # after updating ko/book/intro.md
+    python -m kernels.publish.translate sync     # write ko/notebooks/*.ipynb and ko/_toc.yml
+    python -m kernels.publish.translate check    # fail, naming the cell or page, unless all is current
+    python -m kernels.publish.translate stamp book/intro.md ...   # after updating ko/book/intro.md
 
 ``sync`` writes, for every English notebook ``notebooks/NAME.ipynb``, ``ko/notebooks/NAME.ipynb``:
 its code cells are the English ones exactly (source, outputs, metadata, tags, ids: the stored
@@ -35,7 +35,7 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LANGUAGE = "ko"
 GLOSSARY = "book/glossary"          # a page of the Korean edition only
 METADATA_KEY = "translation"        # notebook metadata that says where a Korean notebook comes from
@@ -114,7 +114,7 @@ def translate(en_nb, table: dict, source: str):
         untranslated.append((index, en_nb.cells[index], "stale" if stale else "missing"))
     ko.metadata[METADATA_KEY] = {
         "language": LANGUAGE, "source": source,
-        "generated_by": "python -m kernels.translate sync (do not edit: edit the translation table)"}
+        "generated_by": "python -m kernels.publish.translate sync (do not edit: edit the translation table)"}
     return ko, untranslated
 
 
@@ -159,7 +159,7 @@ def _toc(ed: Edition) -> str:
     toc = yaml.safe_load((ed.root / "_toc.yml").read_text(encoding="utf-8"))
     chapters = toc["parts"][-1]["chapters"] if "parts" in toc else toc["chapters"]
     chapters.append({"file": GLOSSARY})
-    return ("# Written by `python -m kernels.translate sync` from ../_toc.yml (do not edit): the same\n"
+    return ("# Written by `python -m kernels.publish.translate sync` from ../_toc.yml (do not edit): the same\n"
             "# chapters, with the glossary (용어집) last. Build: jupyter-book build ko\n"
             + yaml.safe_dump(toc, sort_keys=False, allow_unicode=True))
 
@@ -181,8 +181,8 @@ def sync(ed: Edition | None = None) -> list[str]:
     for en_path in ed.english_notebooks():
         en_nb, table, _, _ = _expected(ed, en_path)
         if ed.root == ROOT and not _setup_cell_current(en_nb):
-            print(f"warning: {ed.rel(en_path)}'s setup cell is not kernels.notebooks' "
-                  "(run `python -m kernels.notebooks setup` first)", file=sys.stderr)
+            print(f"warning: {ed.rel(en_path)}'s setup cell is not kernels.publish.notebooks' "
+                  "(run `python -m kernels.publish.notebooks setup` first)", file=sys.stderr)
         table = updated_table(en_nb, table, ed.rel(en_path))
         ed.table_path(en_path).write_text(dump_table(table), encoding="utf-8")
         ko, untranslated = translate(en_nb, table, ed.rel(en_path))
@@ -209,25 +209,25 @@ def check(ed: Edition | None = None) -> list[str]:
             problems.append(
                 f"{_where(en_path, index, cell)}: " + (
                     f"stale translation: the English changed since it was translated "
-                    f"({ed.rel(table_path)}; run `python -m kernels.translate sync`, then "
+                    f"({ed.rel(table_path)}; run `python -m kernels.publish.translate sync`, then "
                     "translate the entry whose \"ko\" is null)" if why == "stale" else
-                    f"no translation in {ed.rel(table_path)} (run `python -m kernels.translate "
+                    f"no translation in {ed.rel(table_path)} (run `python -m kernels.publish.translate "
                     "sync`, then translate the entry whose \"ko\" is null)"))
         ko_path = ed.notebooks / en_path.name
         if not ko_path.exists():
-            problems.append(f"{ed.rel(ko_path)} is missing (run `python -m kernels.translate sync`)")
+            problems.append(f"{ed.rel(ko_path)} is missing (run `python -m kernels.publish.translate sync`)")
             continue
         have = json.loads(ko_path.read_text(encoding="utf-8"))
         want = json.loads(nbformat.writes(ko))
         if have != want:
-            problems.append(f"{ed.rel(ko_path)} differs from what `python -m kernels.translate sync` "
+            problems.append(f"{ed.rel(ko_path)} differs from what `python -m kernels.publish.translate sync` "
                             f"writes ({_first_difference(have, want)}): never edit it by hand")
     for extra in sorted(set(ed.notebooks.glob("*.ipynb")) - {ed.notebooks / p.name for p in english}):
-        problems.append(f"{ed.rel(extra)} has no English notebook (run `python -m kernels.translate sync`)")
+        problems.append(f"{ed.rel(extra)} has no English notebook (run `python -m kernels.publish.translate sync`)")
     toc = ed.dir / "_toc.yml"
     if not toc.exists() or toc.read_text(encoding="utf-8") != _toc(ed):
         problems.append(f"{ed.rel(toc)} is not the English table of contents plus the glossary "
-                        "(run `python -m kernels.translate sync`)")
+                        "(run `python -m kernels.publish.translate sync`)")
     problems += page_problems(ed)
     return problems
 
@@ -254,11 +254,11 @@ def page_problems(ed: Edition | None = None) -> list[str]:
         ko, kept = ed.pages / page.name, ed.page_sources / page.name
         if not ko.exists():
             problems.append(f"{ed.rel(ko)} is missing: translate {ed.rel(page)}, then "
-                            f"`python -m kernels.translate stamp {ed.rel(page)}`")
+                            f"`python -m kernels.publish.translate stamp {ed.rel(page)}`")
         elif not kept.exists() or kept.read_text(encoding="utf-8") != page.read_text(encoding="utf-8"):
             problems.append(f"{ed.rel(ko)} is stale: {ed.rel(page)} changed since it was translated "
                             f"(`diff {ed.rel(kept)} {ed.rel(page)}` shows what; after updating the "
-                            f"translation, `python -m kernels.translate stamp {ed.rel(page)}`)")
+                            f"translation, `python -m kernels.publish.translate stamp {ed.rel(page)}`)")
     return problems
 
 
@@ -276,7 +276,7 @@ def stamp(pages: list[Path], ed: Edition | None = None) -> None:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m kernels.translate", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m kernels.publish.translate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("sync", help="write ko/notebooks/*.ipynb, their translation tables and ko/_toc.yml")
