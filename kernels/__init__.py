@@ -11,14 +11,12 @@
 
 from .compile import Build, CompileError, kernel_name, source, source_path
 from .device import backend_summary, device_info, gpu_available
-from .emulation import run as emulate
 from .geometry import PUZZLE28, LaunchConfig, launch_config, max_tile
-from .launch import Launch, conv1d, prepare
-from .teach.warmup import warm_up
+from .launch import Launch, conv1d, emulate, prepare, prepare_config, run
 from .reference import assert_correct, error_bound, random_inputs, reference, wrong_outputs
 from .variants import NAMES as VARIANTS, REGISTRY
 
 __all__ = ["VARIANTS", "REGISTRY", "PUZZLE28", "Build", "CompileError", "Launch", "LaunchConfig",
            "assert_correct", "backend_summary", "conv1d", "device_info", "emulate", "error_bound",
-           "gpu_available", "kernel_name", "launch_config", "max_tile", "prepare", "random_inputs",
-           "reference", "source", "source_path", "warm_up", "wrong_outputs"]
+           "gpu_available", "kernel_name", "launch_config", "max_tile", "prepare", "prepare_config",
+           "random_inputs", "reference", "run", "source", "source_path", "wrong_outputs"]

@@ -107,7 +107,14 @@ def _version(v: int) -> str:
 
 
 def backend_summary() -> str:
-    """One line for the top of a notebook: what the numbers below come from."""
+    """For the top of a notebook: what the numbers below come from, in lines of at most 80
+    characters (the book's text column)."""
+    import textwrap
+    return "\n".join(textwrap.fill(line, 80, break_long_words=False)
+                     for line in _backend_summary().split("\n"))
+
+
+def _backend_summary() -> str:
     info = device_info()
     if info["backend"] != "gpu":
         return (f"No GPU here ({info['reason']}).\nKernels run in the NumPy emulation; "

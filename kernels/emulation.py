@@ -8,7 +8,8 @@ close to it; the outputs ``puzzle28`` copies from the input agree exactly.
 
 Timing, asynchrony and the order of threads are not emulated: only values. Each function
 emulates the blocks ``blocks`` (a range of block indices; default all of them), and :func:`run`
-walks the grid in chunks of blocks, so memory stays bounded whatever ``n``.
+walks the grid in chunks of blocks, so memory stays bounded whatever ``n``. It takes a
+:class:`~kernels.geometry.LaunchConfig`: the sizes are checked where the launch is made, not here.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import layout
+from .geometry import LaunchConfig
 
 CHUNK_OUTPUTS = 2**18   # outputs emulated at once (a few tens of MB of temporaries at most)
 
@@ -63,13 +65,12 @@ def _convolve_shared(x_s, w, tile):
 
 
 def naive(x: np.ndarray, w: np.ndarray, tile: int, blocks: range | None = None) -> np.ndarray:
-    """naive.cu: every tap a guarded global load."""
+    """naive.cu: every tap a guarded global load (0.0 outside the vector, multiplied by the tap
+    like every other variant's zero halo: an infinite tap gives NaN there, as the reference)."""
     i = _tile_starts(x.size, tile, blocks) + np.arange(tile)
     acc = np.zeros(i.shape, np.float32)
     for k, wk in enumerate(w):
-        j = i + k - w.size // 2
-        inside = (j >= 0) & (j < x.size)
-        acc = np.where(inside, _fma(_load(x, j), wk, acc), acc)
+        acc = _fma(_load(x, i + k - w.size // 2), wk, acc)
     return _store(acc, x.size, tile, blocks)
 
 
@@ -162,18 +163,15 @@ def bulk(x: np.ndarray, w: np.ndarray, tile: int, blocks: range | None = None) -
     return _store(_convolve_span(x_s, w_r, tile), x.size, tile, blocks)   # Phases 3-4
 
 
-def run(variant: str, x: np.ndarray, w: np.ndarray, tile: int = 256) -> np.ndarray:
-    """Emulate ``variant`` on float32 NumPy ``x`` and ``w`` (``kernels.emulate``): the outputs
-    its kernel would write, as float32. The inputs and sizes are checked as
-    :func:`kernels.conv1d` checks them; the grid is walked in chunks of blocks."""
-    from .geometry import launch_config
-    from .validate import vector
-    from .variants import get
-    emulate = get(variant).emulate
-    for name, a in (("x", x), ("w", w)):
-        if vector(name, a) is not np:
-            raise TypeError(f"{name} must be a NumPy array for the emulation (use .get())")
-    cfg = launch_config(x.size, w.size, tile, None, variant)
+EMULATORS = {f.__name__: f for f in (naive, tiled_sync, puzzle28, async_halo, vec4, staged_sync,
+                                      pipelined, bulk)}   # one per listing, by variant name
+
+
+def run(cfg: LaunchConfig, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The outputs ``cfg.variant``'s kernel would write for float32 NumPy ``x`` and ``w``, laid
+    out as ``cfg`` (made and checked once by the caller, :func:`kernels.conv1d` or
+    :func:`kernels.emulate`), as float32; the grid is walked in chunks of blocks."""
+    emulate = EMULATORS[cfg.variant]
     x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
     per_chunk = max(1, CHUNK_OUTPUTS // cfg.tile)
     y = np.empty(cfg.n, np.float32)

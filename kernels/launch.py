@@ -122,6 +122,41 @@ class Launch:
         self.kernel((self.grid,), (self.config.threads,), self.args)
 
 
+def _options(arch, src, jitter) -> tuple[int | None, str | None, bool]:
+    """The build options of a launch: ``arch``, learner source ``src``, the stress build."""
+    if src is not None:
+        text("src (CUDA source text)", src)
+    return _arch(arch), src, flag("jitter", jitter)
+
+
+def _gpu_arrays(x, w, y) -> None:
+    """``x``, ``w``, ``y``: contiguous float32 CuPy vectors, ``y`` as long as ``x`` and sharing no
+    memory with ``x`` or ``w``."""
+    import cupy
+    for name, a in (("x", x), ("w", w), ("y", y)):
+        if not isinstance(a, cupy.ndarray):
+            raise TypeError(f"{name} must be a CuPy array here, got {type(a).__name__}")
+        vector(name, a)
+        if not a.flags.c_contiguous:
+            raise ValueError(f"{name} must be contiguous")
+    same_length("y", y, x.size)
+    disjoint("y", y, {"x": x, "w": w})
+
+
+def _config(cfg) -> LaunchConfig:
+    if not isinstance(cfg, LaunchConfig):
+        raise TypeError(f"cfg must be a LaunchConfig (kernels.launch_config(...)), got "
+                        f"{type(cfg).__name__}")
+    return cfg
+
+
+def _fits(cfg: LaunchConfig, x, w) -> None:
+    """The arrays are the ones ``cfg`` was laid out for."""
+    if x.size != cfg.n or w.size != cfg.k:
+        raise ValueError(f"cfg was laid out for n={cfg.n}, k={cfg.k}; x has {x.size} elements "
+                         f"and w {w.size}")
+
+
 def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | None = None,
             stages: int | None = None, persistent: bool | None = None, arch: int | None = None,
             src: str | None = None, trace=None, jitter: bool = False) -> Launch:
@@ -132,24 +167,34 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
     code); its kernel must keep the variant's name. ``trace``, a CuPy uint64 array of at least
     ``tiles * TRACE_WORDS`` words, selects the build with trace points (notebook 02);
     ``jitter=True`` the stress build, whose warps wait varying times at phase boundaries.
+    The launch is laid out here, once (:func:`launch_config`); :func:`prepare_config` takes one
+    already made.
     """
-    import cupy
-    v = V.get(variant)
-    _arch(arch)
-    if src is not None:
-        text("src (CUDA source text)", src)
-    jitter = flag("jitter", jitter)
-    for name, a in (("x", x), ("w", w), ("y", y)):
-        if not isinstance(a, cupy.ndarray):
-            raise TypeError(f"{name} must be a CuPy array here, got {type(a).__name__}")
-        vector(name, a)
-        if not a.flags.c_contiguous:
-            raise ValueError(f"{name} must be contiguous")
-    same_length("y", y, x.size)
-    disjoint("y", y, {"x": x, "w": w})
+    V.get(variant)
+    options = _options(arch, src, jitter)
+    _gpu_arrays(x, w, y)
     cfg = launch_config(x.size, w.size, tile, threads, variant, stages, persistent)
+    return _launch(cfg, x, w, y, *options, trace)
+
+
+def prepare_config(cfg: LaunchConfig, x, w, y, *, arch: int | None = None,
+                   src: str | None = None, trace=None, jitter: bool = False) -> Launch:
+    """:func:`prepare` for a launch already laid out (``cfg``, from :func:`launch_config`), on
+    arrays of its sizes."""
+    cfg = _config(cfg)
+    options = _options(arch, src, jitter)
+    _gpu_arrays(x, w, y)
+    _fits(cfg, x, w)
+    return _launch(cfg, x, w, y, *options, trace)
+
+
+def _launch(cfg: LaunchConfig, x, w, y, arch, src, jitter, trace) -> Launch:
+    """Compile (cached) ``cfg``'s kernel and bind it to checked arrays: what every GPU launch
+    goes through."""
+    import cupy
+    v = V.get(cfg.variant)
     if v.aligned16 and (x.data.ptr % 16 or y.data.ptr % 16):
-        raise ValueError(f"{variant} moves 16-byte chunks: x and y must start on a 16-byte boundary")
+        raise ValueError(f"{v.name} moves 16-byte chunks: x and y must start on a 16-byte boundary")
     if trace is not None:
         if not v.traced:
             raise ValueError(f"only {', '.join(V.names(traced=True))} have trace points")
@@ -161,9 +206,9 @@ def prepare(variant: str, x, w, y, *, tile: int = DEFAULT_TILE, threads: int | N
             raise ValueError(f"trace must hold at least {words} words ({TRACE_WORDS} per tile), "
                              f"got {trace.size}")
         disjoint("trace", trace, {"x": x, "w": w, "y": y})
-    build = Build(cfg.tile, cfg.k, cfg.threads, gpu_target(variant, arch), cfg.stages,
+    build = Build(cfg.tile, cfg.k, cfg.threads, gpu_target(v.name, arch), cfg.stages,
                   trace is not None, jitter)
-    kern = _kernel(source(variant) if src is None else src, kernel_name(variant), build,
+    kern = _kernel(source(v.name) if src is None else src, kernel_name(v.name), build,
                    cupy.cuda.Device().id)
     args = (x, w, y, np.int32(cfg.n)) + (() if trace is None else (trace,))
     return Launch(cfg, _grid(kern, cfg), build, kern, args)
@@ -186,10 +231,10 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
         are copied. ``len(x)`` at most ``geometry.MAX_N`` (32-bit indices).
     variant : one of ``kernels.VARIANTS`` (``kernels.variants.REGISTRY`` describes each):
         ``"naive"``, ``"tiled_sync"``, ``"puzzle28"`` (the published, wrong algorithm),
-        ``"async_halo"``, ``"vec4"`` (16-byte loads into registers), ``"pipelined"``
-        (multi-stage 16-byte cp.async) or ``"bulk"`` (sm_90 bulk copy; on an older GPU a
-        ``ValueError``); anything else is a ``ValueError``. The last three keep the taps in
-        registers: ``len(w) <= 64``.
+        ``"async_halo"``, ``"vec4"`` (16-byte loads into registers), ``"staged_sync"`` (a
+        synchronous control), ``"pipelined"`` (multi-stage 16-byte cp.async) or ``"bulk"``
+        (sm_90 bulk copy; on an older GPU a ``ValueError``); anything else is a ``ValueError``.
+        The last four keep the taps in registers: ``len(w) <= 64``.
     tile : outputs per block (per tile for the staged variants): a multiple of 32 from 32 to
         65536 with ``len(w) <= tile`` and the variant's shared memory within 48 KiB
         (``ValueError``); for async_halo that is ``4 * (tile + 2 * len(w) - 1)`` bytes.
@@ -210,35 +255,61 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
     ``y`` as float32, a CuPy array for CuPy input and a NumPy array otherwise. On the GPU ``y``
     is filled with NaN before the launch, so an output the kernel never writes stays NaN.
 
-    All checks happen before anything is compiled or launched.
+    All checks happen before anything is compiled or launched; the launch is laid out once
+    (:func:`launch_config`) and handed to what runs it (:func:`run`).
     """
     V.get(variant)
     choice("backend", backend, BACKENDS)
     xp = vector("x", x)
     vector("w", w)
     cfg = launch_config(x.size, w.size, tile, threads, variant, stages, persistent)
-    arch = _arch(arch)
+    return _run(cfg, xp, x, w, backend, _arch(arch))
+
+
+def run(cfg: LaunchConfig, x, w, *, backend: str = "auto", arch: int | None = None):
+    """:func:`conv1d` for a launch already laid out (``cfg``, from :func:`launch_config`), on
+    ``x`` and ``w`` of its sizes: the GPU, or the emulation, runs ``cfg`` as it is."""
+    cfg = _config(cfg)
+    choice("backend", backend, BACKENDS)
+    xp = vector("x", x)
+    vector("w", w)
+    _fits(cfg, x, w)
+    return _run(cfg, xp, x, w, backend, _arch(arch))
+
+
+def _run(cfg: LaunchConfig, xp, x, w, backend: str, arch: int | None):
     on_gpu = backend == "gpu" or (backend == "auto" and gpu_available())
     if backend == "gpu" and not gpu_available():
         raise RuntimeError(f"backend='gpu' but no GPU is usable here: {_probe()[1]}")
     if not on_gpu:
         if arch is not None:
             raise ValueError("arch selects GPU code; the emulation has none")
-        return xp.asarray(emulation.run(variant, _to_numpy(x), _to_numpy(w), tile=cfg.tile))
+        return xp.asarray(emulation.run(cfg, _to_numpy(x), _to_numpy(w)))
     import cupy
     xd = cupy.ascontiguousarray(cupy.asarray(x))
     if xd.data.ptr % 16:
         xd = xd.copy()   # a fresh allocation is 256-byte aligned
     wd = cupy.ascontiguousarray(cupy.asarray(w))
     y = cupy.full(cfg.n, cupy.nan, dtype=cupy.float32)
-    prepare(variant, xd, wd, y, tile=cfg.tile, threads=cfg.threads, stages=cfg.stages,
-            persistent=cfg.persistent, arch=arch)()
+    _launch(cfg, xd, wd, y, arch, None, False, None)()
     return y if xp is not np else cupy.asnumpy(y)
+
+
+def emulate(variant: str, x: np.ndarray, w: np.ndarray, tile: int = DEFAULT_TILE) -> np.ndarray:
+    """Emulate ``variant`` on float32 NumPy ``x`` and ``w``: the outputs its kernel would write,
+    as float32 (``kernels.emulate``). The inputs and sizes are checked as :func:`conv1d` checks
+    them, then :mod:`kernels.emulation` runs the layout made here."""
+    V.get(variant)
+    for name, a in (("x", x), ("w", w)):
+        if vector(name, a) is not np:
+            raise TypeError(f"{name} must be a NumPy array for the emulation (use .get())")
+    cfg = launch_config(x.size, w.size, tile, None, variant)
+    return emulation.run(cfg, x, w)
 
 
 def _to_numpy(a) -> np.ndarray:
     return np.ascontiguousarray(a if isinstance(a, np.ndarray) else a.get())
 
 
-__all__ = ["BACKENDS", "Launch", "LaunchConfig", "launch_config", "max_tile", "conv1d", "prepare",
-           "gpu_target", "shared_bytes"]
+__all__ = ["BACKENDS", "Launch", "LaunchConfig", "launch_config", "max_tile", "conv1d", "emulate",
+           "prepare", "prepare_config", "run", "gpu_target", "shared_bytes"]

@@ -17,7 +17,10 @@ extern "C" __global__ void conv1d_naive(const float* __restrict__ x,
         float acc = 0.0f;
         for (int k = 0; k < CONV_K; ++k) {
             const int j = i + k - CONV_HALO;
-            if (j >= 0 && j < n) acc += x[j] * w[k];   // a global load per tap
+            // A global load per tap; outside the vector a zero, multiplied by the tap like
+            // every other variant's zero-filled halo (so an infinite tap gives NaN there too).
+            const float xj = (j >= 0 && j < n) ? x[j] : 0.0f;
+            acc += xj * w[k];
         }
         y[i] = acc;
     }

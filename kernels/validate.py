@@ -173,3 +173,66 @@ def disjoint(name: str, a, others: dict) -> None:
         if array_module(other_name, b) is xp and xp.may_share_memory(a, b):
             raise ValueError(f"{name} overlaps {other_name}: the output must be a separate array "
                              f"(the kernels read {other_name} while writing {name})")
+
+
+def optional(check, name: str, value, *args, **kwargs):
+    """``None``, or ``value`` as ``check(name, value, *args, **kwargs)`` takes it."""
+    return None if value is None else check(name, value, *args, **kwargs)
+
+
+def rows(name: str, value, keys, empty: bool = False) -> list:
+    """A list of dicts (a recording's rows) each holding ``keys``; non-empty unless ``empty``.
+    The error names the first row that lacks a key, and the key."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{name} must be a list of rows (dicts), got {type(value).__name__}")
+    if not value and not empty:
+        raise ValueError(f"{name} is empty: the recording has no rows there")
+    for i, row in enumerate(value):
+        record(f"{name}[{i}]", row, keys)
+    return list(value)
+
+
+def function(name: str, value):
+    """Something to call (a function, a Launch)."""
+    if not callable(value):
+        raise TypeError(f"{name} must be callable (a function or a kernels.Launch), "
+                        f"got {type(value).__name__} {value!r}")
+    return value
+
+
+def path(name: str, value):
+    """A file system path: a string or an ``os.PathLike`` (not bytes, not empty)."""
+    import os
+    from pathlib import Path
+    if isinstance(value, (bytes, bytearray)) or not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (a string or a pathlib.Path), "
+                        f"got {type(value).__name__} {value!r}")
+    if str(value) == "":
+        raise ValueError(f"{name} is empty: give a file path")
+    return Path(value)
+
+
+def output_file(name: str, value, suffix: str = ".json"):
+    """Where a tool is about to write: a ``suffix`` file (not a folder) in a folder that exists
+    and that this user may write to. Checked before a long run, so that a typo loses nothing."""
+    import os
+    where = path(name, value)
+    if where.suffix.lower() != suffix:
+        raise ValueError(f"{name} must be a {suffix} file path, got {str(where)!r}")
+    if where.is_dir():
+        raise ValueError(f"{name} {str(where)!r} is a folder: give a {suffix} file path in it")
+    folder = where.parent
+    if not folder.is_dir():
+        raise ValueError(f"{name} {str(where)!r}: its folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (where.exists() and not os.access(where, os.W_OK)):
+        raise ValueError(f"{name} {str(where)!r}: not writable here (permission denied)")
+    return where
+
+
+def needs_gpu(what: str) -> None:
+    """``RuntimeError`` naming ``what`` unless a CUDA GPU is usable here, before CuPy is used."""
+    from . import device
+    if not device.gpu_available():
+        reason = device.device_info().get("reason", "")
+        raise RuntimeError(f"{what} needs a CUDA GPU, and none is usable here ({reason}); the "
+                           "recorded results are in kernels/recorded/")

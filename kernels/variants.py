@@ -4,8 +4,13 @@ Every list of variants in the package, the notebooks and the tests is derived fr
 :data:`REGISTRY`. Adding a variant is three steps (README, "Adding a variant"):
 
 1. its listing ``kernels/NAME.cu`` with ``extern "C" __global__ void conv1d_NAME(x, w, y, n)``;
-2. its emulation, a function ``NAME(x, w, tile, blocks)`` in ``kernels/emulation.py``;
+2. its emulation, a function ``NAME(x, w, tile, blocks)`` in ``kernels/emulation.py``, named in
+   its ``EMULATORS``;
 3. one :class:`Variant` entry below.
+
+The registry is the package's lowest floor beside :mod:`kernels.layout` and
+:mod:`kernels.validate`: it describes listings and imports nothing that compiles, launches or
+emulates them (the emulation finds its function by the variant's name).
 
 ``tests/test_registry.py`` names whatever is missing, and checks each record against its
 listing (shared memory against the compiled CUBIN, copy instructions against the PTX, stress
@@ -18,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import emulation, layout
+from . import layout
+from .validate import choice
 
 KERNEL_DIR = Path(__file__).resolve().parent
 COPIES = ("plain", "cp.async", "bulk")
@@ -44,7 +50,6 @@ class Variant:
     description: str            # the one line the book prints
     copy: str                   # how x reaches the SM: "plain" loads, "cp.async" or "bulk"
     shared: Callable[[int, int, int], int]   # static shared bytes of a block (tile, k, stages)
-    emulate: Callable           # its NumPy emulation, emulation.NAME
     min_arch: int = 75          # oldest compute capability that runs it (the book's oldest: T4)
     staged: bool = False        # a ring of CONV_STAGES buffers; persistent or one block per tile
     window: bool = False        # 4 outputs per thread from a register window: k <= WINDOW_MAX_K
@@ -99,29 +104,28 @@ def _span_stages_barriers(tile: int, k: int, stages: int) -> int:
 
 VARIANTS: tuple[Variant, ...] = (
     Variant("naive", "every tap a global load, no shared memory", "plain",
-            shared=lambda tile, k, stages: 0, emulate=emulation.naive),
+            shared=lambda tile, k, stages: 0),
     Variant("tiled_sync", "tile and halos staged in shared memory by plain loads, then a barrier",
-            "plain", shared=_tile_halos_taps, emulate=emulation.tiled_sync, traced=True, stressed=True),
+            "plain", shared=_tile_halos_taps, traced=True, stressed=True),
     Variant("puzzle28", "Puzzle 28 as published: an async copy of the tile without its halo "
             "(wrong at every tile's edges)", "cp.async",
-            shared=lambda tile, k, stages: 4 * (tile + k), emulate=emulation.puzzle28,
-            traced=True, stressed=True, correct=False),
+            shared=lambda tile, k, stages: 4 * (tile + k), traced=True, stressed=True,
+            correct=False),
     Variant("async_halo", "Puzzle 28 done right: an async copy of tile and halos while the taps "
-            "load", "cp.async", shared=_tile_halos_taps, emulate=emulation.async_halo, traced=True,
-            stressed=True),
+            "load", "cp.async", shared=_tile_halos_taps, traced=True, stressed=True),
     Variant("vec4", "control: 16-byte plain loads into registers, no shared memory", "plain",
-            shared=lambda tile, k, stages: 0, emulate=emulation.vec4, window=True, aligned16=True,
+            shared=lambda tile, k, stages: 0, window=True, aligned16=True,
             default_threads=threads_per_4_outputs),
     Variant("staged_sync", "control: pipelined's 16-byte chunks staged in shared memory by plain "
             "loads, one buffer, one block per tile, then a barrier", "plain", shared=_span,
-            emulate=emulation.staged_sync, window=True, aligned16=True, stressed=True,
+            window=True, aligned16=True, stressed=True,
             added="2026-11-29T16:00:00+00:00"),
     Variant("pipelined", "16-byte cp.async into a ring of stages, persistent blocks or one per "
-            "tile", "cp.async", shared=_span_stages, emulate=emulation.pipelined, staged=True,
-            window=True, aligned16=True, stressed=True),
+            "tile", "cp.async", shared=_span_stages, staged=True, window=True, aligned16=True,
+            stressed=True),
     Variant("bulk", "the Hopper bulk copy engine (cp.async.bulk) and an mbarrier per stage",
-            "bulk", shared=_span_stages_barriers, emulate=emulation.bulk, min_arch=90,
-            staged=True, window=True, aligned16=True, stressed=True),
+            "bulk", shared=_span_stages_barriers, min_arch=90, staged=True, window=True,
+            aligned16=True, stressed=True),
 )
 REGISTRY: dict[str, Variant] = {v.name: v for v in VARIANTS}
 NAMES: tuple[str, ...] = tuple(REGISTRY)
@@ -129,7 +133,6 @@ NAMES: tuple[str, ...] = tuple(REGISTRY)
 
 def get(name) -> Variant:
     """The record of ``name``; ``ValueError`` (with "did you mean") for anything else."""
-    from .validate import choice
     return REGISTRY[choice("variant", name, NAMES)]
 
 

@@ -1,6 +1,8 @@
 """The benchmark's command line and GPU timing, the listings, and the explore widget (the
 recorded results: test_recorded.py)."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -117,3 +119,52 @@ def test_time_us_graphs_small_work_and_times_large_work_with_events():
         times, used = timing.time_us(launch, n, n_repeat=20)
         assert used == method and np.all(times > 0)
         kernels.assert_correct(y, x.get(), w.get())
+
+
+# --- the tools' files: --out checked before a run, written first and atomically --------------
+
+@pytest.mark.parametrize("bad", ["missing/run.json", "run.txt", "."])
+def test_bench_out_is_checked_before_the_run(bad, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(bench, "run", lambda **kw: pytest.fail("ran with a bad --out"))
+    with pytest.raises(SystemExit) as caught:
+        bench.main(["--quick", "--out", str(tmp_path / bad)])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: python -m kernels.measure.bench") and "--out" in err
+
+
+def test_bench_writes_what_it_measured_even_when_the_table_fails(tmp_path, monkeypatch):
+    result = {"provenance": {"device": "fake"}, "rows": [{"name": "copy"}]}
+    monkeypatch.setattr(bench, "device_info", lambda: {"backend": "gpu"})
+    monkeypatch.setattr(bench, "run", lambda quick, progress: result)
+    monkeypatch.setattr(bench, "table", lambda r: r["rows"][0]["median_us"])   # a KeyError
+    out = tmp_path / "run.json"
+    out.write_text("an older run")
+    with pytest.raises(KeyError):
+        bench.main(["--out", str(out)])
+    assert json.loads(out.read_text()) == result
+    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]     # no temporary file left
+
+
+def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    from kernels import files
+    out = tmp_path / "table.json"
+    files.atomic_write(out, '{"old": 1}')
+    out.chmod(0o640)
+
+    def fail(src, dst):
+        raise OSError("disk full")
+    monkeypatch.setattr(files.os, "replace", fail)
+    with pytest.raises(OSError, match="disk full"):
+        files.write_json(out, {"new": 2})
+    assert out.read_text() == '{"old": 1}' and [p.name for p in tmp_path.iterdir()] == [out.name]
+    monkeypatch.undo()
+    files.write_json(out, {"new": 2})
+    assert json.loads(out.read_text()) == {"new": 2} and (out.stat().st_mode & 0o777) == 0o640
+
+
+def test_a_corrupted_recording_is_named_with_its_line(tmp_path, monkeypatch):
+    (tmp_path / "broken.json").write_text('{"provenance": {\n  "device": "H200\n')
+    monkeypatch.setattr(recorded, "RECORDED", tmp_path)
+    with pytest.raises(ValueError, match=r"broken.json is not valid JSON .*line 2"):
+        recorded.load("broken")

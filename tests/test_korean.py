@@ -301,3 +301,77 @@ def test_korean_config_matches_the_english_one():
         == ("ko", "..")
     for key in ("html_show_copyright", "nb_merge_streams", "html_context"):
         assert ko["sphinx"]["config"][key] == en["sphinx"]["config"][key], key
+
+
+# --- nothing lost: a translation no cell uses is kept, and comes back --------------------------
+
+def test_sync_keeps_the_translations_of_cells_that_went_and_brings_them_back(tmp_path, capsys):
+    ed, nb = _scratch(tmp_path, ("# Title\n\nSome text.", "## Next\n\nMore.", ))
+    nb.cells.append(nbformat.v4.new_markdown_cell("## Last\n\nThe end."))
+    nbformat.write(nb, ed.en_notebooks / "01_probe.ipynb")
+    translate.sync(ed)
+    _translate_all(ed)
+    translate.sync(ed)
+    table_path = ed.translations / "01_probe.json"
+    translated = json.loads(table_path.read_text())
+    english = (ed.en_notebooks / "01_probe.ipynb").read_text()
+
+    emptied = nbformat.read(ed.en_notebooks / "01_probe.ipynb", as_version=4)
+    for cell in emptied.cells:                      # valid JSON, every markdown cell emptied
+        if cell.cell_type == "markdown":
+            cell.source = ""
+    nbformat.write(emptied, ed.en_notebooks / "01_probe.ipynb")
+    with pytest.raises(SystemExit) as caught:
+        translate.main(["sync"], ed)
+    assert caught.value.code not in (0, None) and "kept, not lost" in str(caught.value)
+    assert "lost 2 translated cell(s)" in capsys.readouterr().out
+    table = json.loads(table_path.read_text())
+    kept = {tuple(e["ko"]) for e in table.get("orphans", {}).values()} | {
+        tuple(e["previous"]["ko"]) for e in table["cells"].values() if "previous" in e}
+    assert kept == {tuple(e["ko"]) for e in translated["cells"].values()}   # all three kept
+    assert all({"id", "en", "ko"} <= set(e) for e in table["orphans"].values())
+    assert any("orphans" in p for p in translate.check(ed))
+
+    (ed.en_notebooks / "01_probe.ipynb").write_text(english)      # the English comes back
+    translate.main(["sync"], ed)
+    assert json.loads(table_path.read_text()) == translated and translate.check(ed) == []
+    assert [p.name for p in ed.translations.iterdir()] == ["01_probe.json"]   # no temp files
+
+
+def test_a_removed_cell_is_an_orphan_until_it_returns(tmp_path):
+    ed, nb = _scratch(tmp_path)
+    translate.sync(ed)
+    _translate_all(ed)
+    translate.sync(ed)
+    removed = nb.cells.pop(2)
+    nbformat.write(nb, ed.en_notebooks / "01_probe.ipynb")
+    notes = translate.sync(ed)
+    assert any("lost 1 translated cell(s)" in n for n in notes)
+    orphan, = json.loads((ed.translations / "01_probe.json").read_text())["orphans"].values()
+    assert orphan["id"] == removed.id and orphan["ko"][0] == "번역: ## Next"
+    assert translate.sync(ed) == [] and translate.orphans(ed)   # kept, named once as lost
+    nb.cells.append(removed)
+    nbformat.write(nb, ed.en_notebooks / "01_probe.ipynb")
+    assert translate.sync(ed) == [] and translate.check(ed) == [] and not translate.orphans(ed)
+
+
+def test_a_corrupted_table_is_named(tmp_path):
+    ed, _ = _scratch(tmp_path)
+    translate.sync(ed)
+    (ed.translations / "01_probe.json").write_text('{"cells": {\n"a": ')
+    with pytest.raises(ValueError, match=r"01_probe.json is not valid JSON .* line 2"):
+        translate.sync(ed)
+
+
+@pytest.mark.parametrize("main, argv, fragment", [
+    (translate.main, ["stamp", "book/no-such-page.md"], "is not an English page"),
+    (translate.main, ["sink"], "invalid choice: 'sink'"),
+    (nbtools.main, ["execute", "notebooks/99_no_such.ipynb"], "is not a notebook"),
+    (nbtools.main, ["run"], "invalid choice: 'run'"),
+])
+def test_the_book_tools_answer_bad_arguments_with_a_usage_line(main, argv, fragment, capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and err.startswith("usage: python -m kernels.publish.")
+    assert fragment in err

@@ -134,12 +134,16 @@ def test_stage_summary(result):
     lines = recorded.stage_summary(result)
     assert lines[0] == ("- Persistent pipelined blocks: 1.11x the copy time with 1 stage, 1.23x "
                         "with 4: more stages made it slower.")
-    assert len(lines) == 1 + len(recorded.best_by_schedule(result))
-    assert lines[1] == ("- bulk      one block per tile: 1.072x the copy time in the tuning run "
-                        "(tile 2048, 256 threads, 1 stage(s), 32768 blocks)")
+    assert len(lines) == 3 + len(recorded.best_by_schedule(result))
+    assert lines[1] == "The best of each schedule in the tuning run (time over the copy time):"
+    assert lines[2].split() == ["variant", "schedule", "÷", "copy", "tile", "threads", "stages",
+                                "blocks"]
+    assert lines[3].split() == ["bulk", "one", "block", "per", "tile", "1.072", "2048", "256",
+                                "1", "32768"]
     chosen = result["configs"]["pipelined"]   # the same configuration as the tuning chose
-    assert lines[-2].startswith("- pipelined one block per tile") and (
-        f"(tile {chosen['tile']}, {chosen['threads']} threads" in lines[-2])
+    assert lines[-2].startswith("pipelined  one block per tile") and (
+        lines[-2].split()[6:8] == [str(chosen["tile"]), str(chosen["threads"])])
+    assert max(map(len, lines[1:])) <= recorded.PAGE_CHARS
 
 
 def test_reading(result):

@@ -40,11 +40,13 @@ def test_every_listing_has_an_entry_and_every_entry_is_complete():
         elif not re.search(rf'extern "C" __global__ void(?: __launch_bounds__\(\w+\))?\s+{v.kernel}\(',
                            v.listing.read_text()):
             missing.append(f"{v.name}: {v.listing.name} defines no extern \"C\" {v.kernel}(...)")
-        if v.emulate is not getattr(emulation, v.name, None):
-            missing.append(f"{v.name}: its emulation must be kernels.emulation.{v.name}")
-        elif f"{v.name}.cu" not in (v.emulate.__doc__ or ""):
+        emulate = emulation.EMULATORS.get(v.name)
+        if emulate is not getattr(emulation, v.name, None) or emulate is None:
+            missing.append(f"{v.name}: its emulation must be kernels.emulation.{v.name}, named "
+                           "in emulation.EMULATORS")
+        elif f"{v.name}.cu" not in (emulate.__doc__ or ""):
             missing.append(f"{v.name}: emulation.{v.name}'s docstring should name {v.name}.cu")
-        elif "blocks" not in inspect.signature(v.emulate).parameters:
+        elif "blocks" not in inspect.signature(emulate).parameters:
             missing.append(f"{v.name}: emulation.{v.name} must take (x, w, tile, blocks)")
         if v.copy not in V.COPIES:
             missing.append(f"{v.name}: copy {v.copy!r} is none of {V.COPIES}")

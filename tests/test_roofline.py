@@ -179,10 +179,15 @@ def test_launch_overhead_at_the_seed_size():
 def test_roofline_table():
     lines = recorded.roofline_table(roofline_recording(), N).splitlines()
     assert lines[0] == ("n = 2^26 on Synthetic GPU: time over the bound, max(copy, FMA time)")
-    assert lines[1].split() == ["K", "copy", "µs", "FMA", "µs", *roofline.VARIANTS]
-    assert lines[2].split() == ["1", "134.2", "2.2", "2.00", "1.80", "1.00", "1.05", "1.20",
-                                "1.25"]
-    assert lines[-1].split() == ["127", "134.2", "284.1*", "5.00", "4.00"]   # FMA-bound
+    # one column per K, one row per variant (K = 1 first, 127 last, FMA-bound)
+    assert lines[1].split()[0] == "K" and lines[1].split()[1] == "1" and lines[1].split()[-1] == "127"
+    assert [line.split()[0] for line in lines[4:]] == list(roofline.VARIANTS)
+    column = [line[12:20].strip() for line in lines[2:]]   # K = 1
+    assert column == ["134.2", "2.2", "2.00", "1.80", "1.00", "1.05", "1.20", "1.25"]
+    last = [line[-8:].strip() if len(line) > 12 + 8 * (len(lines[1].split()) - 2) else ""
+            for line in lines[2:]]                          # K = 127
+    assert last == ["134.2", "284.1*", "5.00", "4.00", "", "", "", ""]
+    assert max(map(len, lines)) <= recorded.PAGE_CHARS
 
 
 def test_plot_roofline():
@@ -308,6 +313,7 @@ def test_the_sweep_end_to_end_with_fake_timings(monkeypatch, capsys):
         t = 8 * x.size / 4e12 * 1e6
         return bench.Row("copy", x.size, k, t, t, t, t, "events", {})
 
+    monkeypatch.setattr(roofline, "needs_gpu", lambda what: None)    # the fakes stand in for it
     monkeypatch.setattr(cupy.random, "RandomState", FakeRandom)
     monkeypatch.setattr(cupy, "empty_like", np.empty_like)
     monkeypatch.setattr(bench, "time_variant", time_variant)
@@ -398,3 +404,34 @@ def test_the_gpu_reference_agrees_with_the_host():
     np.testing.assert_allclose(ref.get(), kernels.reference(x, w), rtol=1e-12, atol=1e-12)
     y = kernels.conv1d(x, w, "staged_sync", tile=1024)
     assert roofline.count_wrong(cupy.asarray(y), ref, bound) == 0
+
+
+# --- the command line: usage errors, --out checked first, written before the table ------------
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--plan", "--n-repeat", "2"], "--n-repeat must be from 3 to 1000, got 2"),
+    (["--plan", "--cpus", "0"], "--cpus must be at least 1"),
+    (["--out", "no/such/folder/roof.json"], "does not exist"),
+    (["--out", "roof.csv"], "must be a .json file path"),
+    (["--ncu-target", "no-such-recording.json"], "no such recording"),
+])
+def test_the_command_line_answers_bad_arguments_with_a_usage_line(argv, fragment, monkeypatch,
+                                                                  capsys):
+    monkeypatch.setattr(roofline, "run", lambda **kw: pytest.fail("ran with bad arguments"))
+    with pytest.raises(SystemExit) as caught:
+        roofline.main(argv)
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and err.startswith("usage: python -m kernels.measure.roofline")
+    assert fragment in err
+
+
+def test_the_command_line_writes_the_run_even_when_the_table_fails(tmp_path, monkeypatch):
+    rec = roofline_recording()
+    monkeypatch.setattr(roofline, "device_info", lambda: {"backend": "gpu"})
+    monkeypatch.setattr(roofline, "run", lambda **kw: rec)
+    monkeypatch.setattr(recorded, "roofline_table", lambda r, n: 1 / 0)
+    out = tmp_path / "roof.json"
+    with pytest.raises(ZeroDivisionError):
+        roofline.main(["--quick", "--out", str(out)])
+    assert json.loads(out.read_text()) == json.loads(json.dumps(rec))
+    assert [p.name for p in tmp_path.iterdir()] == ["roof.json"]

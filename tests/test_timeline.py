@@ -155,3 +155,25 @@ def test_live_trace_is_consistent():
     assert np.all(np.diff(rec[:, layout.TRACE_CYCLES].astype(np.int64), axis=1) >= 0)
     with pytest.raises(ValueError, match="trace points"):
         timeline.trace("naive")
+
+
+# --- python -m kernels.measure.timeline: --out checked first, written before the summary -------
+
+@pytest.mark.parametrize("bad", ["missing/t.json", "t.txt", "."])
+def test_the_command_line_checks_out_before_measuring(bad, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(timeline, "measure_all", lambda: pytest.fail("measured with a bad --out"))
+    with pytest.raises(SystemExit) as caught:
+        timeline.main(["--out", str(tmp_path / bad)])
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and err.startswith("usage: python -m kernels.measure.timeline")
+
+
+def test_the_command_line_writes_the_measurement_first(tmp_path, monkeypatch):
+    import json
+    monkeypatch.setattr(kernels.device, "gpu_available", lambda: True)
+    monkeypatch.setattr(timeline, "measure_all", lambda: {"provenance": {}, "timer": {}})
+    out = tmp_path / "t.json"
+    with pytest.raises(KeyError):                 # the summary fails: no "cycles"
+        timeline.main(["--out", str(out)])
+    assert json.loads(out.read_text())["provenance"]["command"].endswith(str(out))
+    assert [p.name for p in tmp_path.iterdir()] == ["t.json"]

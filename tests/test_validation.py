@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import kernels
+import helper_cases
 from inputs import roofline_recording
 
 from kernels import compile as kcompile, emulation
@@ -168,6 +169,17 @@ CASES = [
      TypeError, "jitter must be True or False"),
     ("prepare: src bytes", on(kernels.prepare, "async_halo", X, W, Y, src=b"__global__"),
      TypeError, r"src \(CUDA source text\) must be a string"),
+    # --- kernels.prepare_config: prepare for a launch already laid out ---
+    ("prepare_config: cfg a dict", on(kernels.prepare_config, {}, X, W, Y), TypeError,
+     "cfg must be a LaunchConfig"),
+    ("prepare_config: x a NumPy array", on(kernels.prepare_config, LC(X.size, W.size), X, W, Y),
+     TypeError, "x must be a CuPy array"),
+    ("prepare_config: arch below 75",
+     on(kernels.prepare_config, LC(X.size, W.size), X, W, Y, arch=70), ValueError,
+     "arch must be at least 75"),
+    ("prepare_config: jitter a string",
+     on(kernels.prepare_config, LC(X.size, W.size), X, W, Y, jitter=1), TypeError,
+     "jitter must be True or False"),
     # --- kernels.emulate ---
     ("emulate: x float64", on(E, "async_halo", X.astype(np.float64), W), TypeError,
      "x must be float32"),
@@ -193,6 +205,17 @@ CASES = [
     ("emulate: vec4 with 65 taps", on(E, "vec4", X, ONES[65]), ValueError, "at most 64"),
     ("emulate: taps longer than the tile", on(E, "naive", X, ONES[64], tile=32), ValueError,
      "longer than the tile"),
+    # --- kernels.run: a launch laid out by launch_config, run as it is ---
+    ("run: cfg a dict", on(kernels.run, dict(variant="naive"), X, W), TypeError,
+     "cfg must be a LaunchConfig"),
+    ("run: x longer than cfg", on(kernels.run, LC(999, W.size, variant="naive"), X, W),
+     ValueError, "laid out for n=999"),
+    ("run: w longer than cfg", on(kernels.run, LC(X.size, 3, variant="naive"), X, W),
+     ValueError, "laid out for n=1000, k=3"),
+    ("run: x float64", on(kernels.run, LC(X.size, W.size), X.astype(np.float64), W),
+     TypeError, "x must be float32"),
+    ("run: backend typo", on(kernels.run, LC(X.size, W.size), X, W, backend="cpu"),
+     ValueError, "backend"),
     # --- kernels.reference, error_bound ---
     ("reference: x float64", on(REF, X.astype(np.float64), W), TypeError, "x must be float32"),
     ("reference: w float64", on(REF, X, W.astype(np.float64)), TypeError, "w must be float32"),
@@ -553,13 +576,16 @@ CASES = [
     ("gpu_target: variant typo", on(gpu_target, "bulkk"), ValueError, "did you mean 'bulk'"),
 ]
 
+CASES += helper_cases.CASES   # the helpers outside the core: measure, teach, publish
+
 
 def function_name(call) -> str:
     f = call[0]
     return f"{f.__module__.rsplit('.', 1)[-1]}.{f.__name__}"
 
 
-PUBLIC = ["launch.conv1d", "launch.prepare", "launch.gpu_target", "emulation.run",
+PUBLIC = ["launch.conv1d", "launch.prepare", "launch.gpu_target", "launch.emulate", "launch.run",
+          "launch.prepare_config",
           "reference.reference", "reference.error_bound", "reference.wrong_outputs",
           "reference.assert_correct", "reference.random_inputs", "geometry.max_tile",
           "geometry.launch_config", "halo.halo_cells", "timeline.model", "timeline.model_totals",
@@ -567,6 +593,7 @@ PUBLIC = ["launch.conv1d", "launch.prepare", "launch.gpu_target", "emulation.run
           "plots.plot_stage_sweep", "roofline.plan", "roofline.estimate_seconds", "roofline.run",
           "recorded.tie", "recorded.roofline_rows", "recorded.best_per_k", "recorded.async_vs_sync",
           "recorded.launch_overhead", "plots.plot_roofline", "recorded.variants_expected"]
+PUBLIC += helper_cases.PUBLIC
 ROWS_PER_FUNCTION = collections.Counter(function_name(call) for _, call, _, _ in CASES)
 
 
@@ -824,3 +851,49 @@ def test_an_output_that_shares_memory_with_an_input_is_refused():
         with pytest.raises(ValueError, match="y overlaps x"):
             disjoint("y", y, {"x": x})
     disjoint("y", x[50:], {"x": x[:50]})                       # neighbours, no overlap
+
+
+# --- the helpers: GPU-only functions say so; naive agrees on non-finite taps ----------------
+
+def _gpu_only_calls():
+    from kernels.measure import bench, timing
+    return [("timing.time_us", timing.time_us, (print, 1000)),
+            ("bench.run", bench.run, ()), ("bench.measure", bench.measure, (["naive"], 1000, 5)),
+            ("bench.tune", bench.tune, ("pipelined",)), ("bench.ncu_target", bench.ncu_target, ()),
+            ("roofline.fma_rate", roofline.fma_rate, ()),
+            ("roofline.seed_size", roofline.seed_size, ()), ("roofline.run", roofline.run, ()),
+            ("roofline.ncu_target", roofline.ncu_target, (ROOF, 2**26, 5)),
+            ("timeline.trace", timeline.trace, ("async_halo",)),
+            ("timeline.timer_resolution", timeline.timer_resolution, ()),
+            ("timeline.instrumentation_cost", timeline.instrumentation_cost, ("async_halo", 16384)),
+            ("timeline.measure_all", timeline.measure_all, ())]
+
+
+@pytest.mark.usefixtures("nothing_runs")
+@pytest.mark.parametrize("name, f, args", _gpu_only_calls(), ids=[c[0] for c in _gpu_only_calls()])
+def test_gpu_only_functions_say_so(name, f, args, monkeypatch):
+    """With good arguments and no GPU: a RuntimeError naming the function, before CuPy runs."""
+    if kernels.gpu_available():
+        pytest.skip("a GPU is present")
+    import cupy
+    monkeypatch.setattr(cupy.cuda.runtime, "getDeviceCount",
+                        lambda: pytest.fail("CuPy touched before the GPU check"), raising=False)
+    with pytest.raises(RuntimeError, match=f"{name} needs a CUDA GPU"):
+        f(*args)
+
+
+@pytest.mark.parametrize("variant", [v for v in kernels.VARIANTS if v != "puzzle28"])
+@pytest.mark.parametrize("tap", [np.inf, -np.inf, np.nan])
+def test_non_finite_taps_match_the_reference(variant, tap):
+    """Past the vector's ends each variant multiplies a zero by every tap (0 x inf is NaN), as the
+    reference does: naive too, whose listing loads 0.0 there rather than skipping the tap."""
+    for where in (0, 2, 4):
+        w = W.copy()
+        w[where] = tap
+        ref = kernels.reference(X, w)
+        with np.errstate(invalid="ignore"):
+            y = kernels.emulate(variant, X, w)
+        assert kernels.wrong_outputs(y, X, w).size == 0, (variant, where)
+        np.testing.assert_array_equal(np.isnan(y), np.isnan(ref))
+    src = kernels.source("naive")
+    assert "? x[j] : 0.0f" in src and "if (j >= 0 && j < n) acc" not in src

@@ -21,7 +21,6 @@ back.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -31,10 +30,13 @@ import numpy as np
 
 from .. import variants as V
 from ..device import device_info
-from ..geometry import launch_config
-from ..launch import prepare
-from .recorded import NCU_METRICS, load, table
+from ..files import write_json
+from ..geometry import MAX_STAGES, MAX_THREADS, LaunchConfig, launch_config, valid_n, valid_tile
+from ..launch import Launch, prepare
 from ..reference import assert_correct, random_inputs
+from ..validate import (choice, flag, function, integer, needs_gpu, number, optional,
+                        output_file, rng_seed, sequence, text, warps)
+from .recorded import NCU_METRICS, load, table
 from .timing import copy_fn, time_us
 
 OURS = V.NAMES
@@ -66,6 +68,9 @@ class Row:
 
 def peer_fn(name: str, x, w, y):
     """A library's convolution with our definition (zero padding), writing into y where it can."""
+    name = choice("name (a peer)", name, PEERS)
+    _cupy_arrays(x=x, w=w, y=y)
+    needs_gpu("bench.peer_fn")
     k = w.size
     if name == "cupyx.ndimage.correlate1d":
         from cupyx.scipy import ndimage
@@ -90,14 +95,45 @@ def _check_peer(name, fn, x, w, y):
     assert_correct(out, x.get(), w.get(), name)
 
 
+def _cupy_arrays(**arrays) -> None:
+    """Each a float32 CuPy vector (checked before the GPU is needed)."""
+    from ..validate import array_module, vector
+    for name, a in arrays.items():
+        vector(name, a)
+        if array_module(name, a) is np:
+            raise TypeError(f"{name} must be a CuPy array (on the GPU), got a NumPy array: pass "
+                            f"cupy.asarray({name})")
+
+
+def _n_repeat(n_repeat):
+    return optional(integer, "n_repeat", n_repeat, 1, 10**6)
+
+
 def quartiles(times) -> tuple[float, float, float]:
     """Median, first and third quartile of per-launch times."""
+    if isinstance(times, (list, tuple)):
+        sequence("times", times, "times")
+    elif not isinstance(times, np.ndarray):
+        raise TypeError(f"times must be a NumPy array or a list of times, "
+                        f"got {type(times).__name__}")
+    a = np.asarray(times)
+    if a.size == 0:
+        raise ValueError("times is empty: give at least one time")
+    if a.dtype.kind not in "iuf":
+        raise TypeError(f"times must be real numbers, got {a.dtype}")
+    if not np.all(np.isfinite(a)) or np.any(a < 0):
+        raise ValueError("times must be finite and at least 0 (times in µs)")
     return (float(np.median(times)), *np.percentile(times, [25, 75]).tolist())
 
 
 def time_copy(x, y, k: int, n_repeat: int | None = None) -> Row:
     """The yardstick: a device-to-device copy of x into y (the 8 N bytes a convolution moves),
     as the "copy" row of a sweep at k taps."""
+    _cupy_arrays(x=x, y=y)
+    if y.size != x.size:
+        raise ValueError(f"y must have shape ({x.size},) like x, got {y.shape}")
+    k, n_repeat = integer("k (taps)", k, 1), _n_repeat(n_repeat)
+    needs_gpu("bench.time_copy")
     times, method = time_us(copy_fn(x, y), x.size, n_repeat)
     median, q1, q3 = quartiles(times)
     return Row("copy", x.size, k, median, q1, q3, median, method, {})
@@ -106,6 +142,9 @@ def time_copy(x, y, k: int, n_repeat: int | None = None) -> Row:
 def check_on_host(y, x, w, name: str) -> None:
     """The float64 CPU reference, up to CHECK_UP_TO outputs (the tests cover every size's
     indexing)."""
+    text("name", name)
+    _cupy_arrays(y=y, x=x, w=w)
+    needs_gpu("bench.check_on_host")
     if x.size <= CHECK_UP_TO:
         assert_correct(y, x.get(), w.get(), name)
 
@@ -113,25 +152,64 @@ def check_on_host(y, x, w, name: str) -> None:
 def time_variant(name: str, x, w, y, copy_us: float, kw: dict | None = None,
                  n_repeat: int | None = None, check=check_on_host) -> Row:
     """Time one variant on CuPy ``x`` and ``w`` into ``y`` with the launch keywords ``kw``
-    (tile, threads, stages, persistent): one launch into NaN-poisoned ``y``, checked by
-    ``check(y, x, w, name)`` when the variant is correct (None: not checked), then the timed
-    launches. ``copy_us``: the copy time of the same run, carried by the row."""
+    (tile, threads, stages, persistent): :func:`time_launch` of its :func:`kernels.prepare`.
+    ``copy_us``: the copy time of the same run, carried by the row."""
+    V.get(name)
+    if kw is not None and not isinstance(kw, dict):
+        raise TypeError(f"kw must be a dict of launch keywords (tile, threads, stages, "
+                        f"persistent) or None, got {type(kw).__name__}")
+    _timing_args(copy_us, n_repeat, check)
+    _cupy_arrays(x=x, w=w, y=y)
+    needs_gpu("bench.time_variant")
+    return time_launch(prepare(name, x, w, y, **(kw or {})), copy_us, n_repeat, check)
+
+
+def time_launch(fn: Launch, copy_us: float, n_repeat: int | None = None,
+                check=check_on_host) -> Row:
+    """Time a prepared launch (:func:`kernels.prepare`, :func:`kernels.prepare_config`): one
+    launch into its NaN-poisoned output, checked by ``check(y, x, w, name)`` when the variant
+    is correct (None: not checked), then the timed launches."""
+    if not isinstance(fn, Launch):
+        raise TypeError(f"fn must be a kernels.Launch (kernels.prepare), got {type(fn).__name__}")
+    _timing_args(copy_us, n_repeat, check)
+    needs_gpu("bench.time_launch")
     import cupy
+    x, w, y = fn.args[:3]
+    name, cfg = fn.config.variant, fn.config
     y.fill(cupy.nan)
-    fn = prepare(name, x, w, y, **(kw or {}))
     fn()
     if check is not None and V.get(name).correct:
         check(y, x, w, name)
     times, method = time_us(fn, x.size, n_repeat)
-    cfg = fn.config
     config = dict(tile=cfg.tile, threads=cfg.threads, stages=cfg.stages,
                   persistent=cfg.persistent, grid=fn.grid)
     return Row(name, x.size, w.size, *quartiles(times), copy_us, method, config)
 
 
+def _timing_args(copy_us, n_repeat, check) -> None:
+    number("copy_us", copy_us, lo=0, lo_open=True)
+    _n_repeat(n_repeat)
+    if check is not None:
+        function("check", check)
+
+
 def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -> list[Row]:
     """Time each name (a variant, a peer or 'copy') at n outputs and k taps, with fresh random
     inputs. ``configs`` maps a variant to its launch keywords (tile, threads, stages)."""
+    names = [choice(f"names[{i}]", v, OURS + PEERS)
+             for i, v in enumerate(sequence("names", names, "variant or peer names"))]
+    n, k, seed = valid_n(n), integer("k (taps)", k, 1), rng_seed("seed", seed)
+    if configs is not None:
+        if not isinstance(configs, dict):
+            raise TypeError(f"configs must be a dict of variant -> launch keywords, "
+                            f"got {type(configs).__name__}")
+        for v, kw in configs.items():
+            V.get(v)
+            if not isinstance(kw, dict):
+                raise TypeError(f"configs[{v!r}] must be a dict of launch keywords, "
+                                f"got {type(kw).__name__}")
+            launch_config(n, k, variant=v, **{key: kw[key] for key in kw if key != "arch"})
+    needs_gpu("bench.measure")
     import cupy
     configs = configs or {}
     x, w = (cupy.asarray(a) for a in random_inputs(n, k, seed))
@@ -160,7 +238,18 @@ def tuning_grid(variant: str, n: int, k: int, tiles=(1024, 2048, 4096), threads=
     """The valid launch configurations (:class:`kernels.LaunchConfig`) of ``variant`` at n
     outputs and k taps among ``tiles`` x ``threads`` and, for a staged variant, ``stages`` with
     persistent blocks plus one block per tile with one stage (a second buffer would have nothing
-    to hold); those whose shared memory does not fit are left out."""
+    to hold); those whose shared memory does not fit are left out. Each argument is checked on
+    its own first: only the combinations that do not fit are left out, never a bad value."""
+    v = V.get(variant)
+    n, k = valid_n(n), integer("k (taps)", k, 1)
+    if not v.takes_k(k):
+        raise ValueError(f"{v.name} holds the taps and its window in registers: at most "
+                         f"{v.max_k} taps, got {k}")
+    tiles = tuple(valid_tile(t) for t in sequence("tiles", tiles, "tiles"))
+    threads = tuple(warps(f"threads[{i}]", t, MAX_THREADS)
+                    for i, t in enumerate(sequence("threads", threads, "thread counts")))
+    stages = tuple(integer(f"stages[{i}]", s, 1, MAX_STAGES)
+                   for i, s in enumerate(sequence("stages", stages, "stage counts")))
     schedules = ([(s, True) for s in stages] + [(1, False)] if V.get(variant).staged
                  else [(None, None)])
     valid = []
@@ -176,6 +265,9 @@ def tuning_grid(variant: str, n: int, k: int, tiles=(1024, 2048, 4096), threads=
 
 def launch_keywords(cfg) -> dict:
     """What :func:`kernels.prepare` takes to launch the :class:`kernels.LaunchConfig` ``cfg``."""
+    if not isinstance(cfg, LaunchConfig):
+        raise TypeError(f"cfg must be a kernels.LaunchConfig (kernels.launch_config), "
+                        f"got {type(cfg).__name__}")
     return {key: getattr(cfg, key) for key in TUNED}
 
 
@@ -183,8 +275,12 @@ def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(1024, 2048, 4096),
          threads=(128, 256), stages=(1, 2, 4)) -> tuple[dict, list[Row]]:
     """The fastest (tile, threads, stages, persistent) of a variant at n outputs and k taps
     (:func:`tuning_grid`), all rows kept: one set of random inputs and one copy time for all."""
-    import cupy
     valid = tuning_grid(variant, n, k, tiles, threads, stages)
+    if not valid:
+        raise ValueError(f"no configuration of {variant} among tiles {tiles}, threads {threads}"
+                         f" fits {k} taps")
+    needs_gpu("bench.tune")
+    import cupy
     _warm([(variant, c) for c in valid])
     x, w = (cupy.asarray(a) for a in random_inputs(n, k, 0))
     y = cupy.empty_like(x)
@@ -204,6 +300,8 @@ def _warm(pairs) -> None:
 def run(quick: bool = False, progress: bool = False) -> dict:
     """The sweep (every variant and peer at every size and number of taps K), the tuning and the
     stage sweep; ``progress`` prints a line to stderr per (K, N)."""
+    quick, progress = flag("quick", quick), flag("progress", progress)
+    needs_gpu("bench.run")
     sizes = [2**p for p in (range(14, 27, 4) if quick else range(14, 29, 2))]
     ks = (5,) if quick else (3, 5, 9, 31)
     ours = V.runnable_here(OURS)[0]   # what this GPU (or ASYNC_BOOK_ARCH's generation) runs
@@ -246,6 +344,8 @@ PROFILED = ("async_halo", "vec4", "pipelined", "bulk")
 def ncu_target(n: int = 2**26, k: int = 5) -> None:
     """Launch each profiled variant once at (n, k), in the recorded benchmark's configuration:
     what ``ncu`` runs to produce the recorded profile."""
+    n, k = valid_n(n), integer("k (taps)", k, 1, 64)
+    needs_gpu("bench.ncu_target")
     import cupy
     configs = {"async_halo": dict(tile=256, threads=256), **load()["configs"]}
     x, w = (cupy.asarray(a) for a in random_inputs(n, k, 0))
@@ -266,14 +366,20 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if args.ncu_metrics:
         return print(",".join(NCU_METRICS))
+    if args.out is not None:
+        try:                    # before the run: a typo must not cost a GPU run
+            args.out = output_file("--out", args.out)
+        except (TypeError, ValueError) as exc:
+            parser.error(str(exc))
     info = device_info()
     if info["backend"] != "gpu":
         sys.exit(f"the benchmark needs a GPU ({info['reason']}); recorded results: kernels/recorded/")
     if args.ncu_target:
         return ncu_target()
     result = run(quick=args.quick, progress=True)
-    if args.out:
-        args.out.write_text(json.dumps(result, indent=1))
+    if args.out:                # written first: the table below cannot lose the run
+        write_json(args.out, result, indent=1)
+        print(f"wrote {args.out}", file=sys.stderr)
     print(table(result))
 
 

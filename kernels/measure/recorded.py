@@ -20,15 +20,16 @@ computed from the numbers, and tested, instead of decided in a notebook cell.
 from __future__ import annotations
 
 import datetime
-import json
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .. import layout, variants as V
-from ..validate import flag, number, integer, record, sequence, text
+from ..files import read_json
+from ..validate import choice, flag, number, integer, record, rows as valid_rows, sequence, text
 
 RECORDED = Path(__file__).resolve().parents[1] / "recorded"   # kernels/recorded/
 NCU_METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
@@ -42,13 +43,16 @@ NCU_METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_wr
 
 
 def load(name: str = "h200_bench") -> dict:
-    """A recording (kernels/recorded/NAME.json), with its provenance."""
-    return json.loads((RECORDED / f"{name}.json").read_text())
+    """A recording (kernels/recorded/NAME.json), with its provenance; a corrupted file is
+    named in the error (its path, line and column)."""
+    name = choice("recording", name, sorted(p.stem for p in RECORDED.glob("*.json")))
+    return read_json(RECORDED / f"{name}.json")
 
 
 def ncu_summary(name: str = "h200_ncu_2e26_k5") -> dict:
     """A recorded Nsight Compute report (kernels/recorded/NAME.txt, `ncu --metrics ...` output)
     as {kernel: {metric: value}}."""
+    name = choice("profile", name, sorted(p.stem for p in RECORDED.glob("*.txt")))
     kernels, current = {}, None
     for line in (RECORDED / f"{name}.txt").read_text().splitlines():
         head = re.match(r"\s+(conv1d_\w+) \(", line)
@@ -64,6 +68,9 @@ def ncu_summary(name: str = "h200_ncu_2e26_k5") -> dict:
 def table(result: dict, n: int = 2**26, k: int = 5) -> str:
     """The sweep at one (n, K) with K taps, fastest first: median time, GB/s and time over the
     copy time."""
+    record("result", result, ("rows", "provenance"))
+    rows_at(result, n, k)      # n and k recorded (so that n is a power of two: 2^p)
+    valid_rows("result['rows']", result["rows"], ("name", "n", "k", "median_us", "gbps", "ratio"))
     rows = [r for r in result["rows"] if r["n"] == n and r["k"] == k]
     lines = [f"n = 2^{int(np.log2(n))}, K = {k} on {result['provenance'].get('device')}",
              f"{'':28s} {'median µs':>10s} {'GB/s':>8s} {'÷ copy':>7s}"]
@@ -77,6 +84,8 @@ def best_by_schedule(result: dict) -> dict:
     blocks and with one block per tile, as {(variant, persistent): row}. Fastest by median
     time, as :func:`kernels.measure.bench.tune` chose (a ratio would carry each row's own copy time,
     whose run-to-run noise is larger than some of the differences)."""
+    record("result", result, ("tuning",))
+    valid_rows("result['tuning']", result["tuning"], ("name", "config", "median_us"))
     best = {}
     for r in result["tuning"]:
         key = (r["name"], bool(r["config"].get("persistent", True)))
@@ -90,6 +99,9 @@ def best_by_schedule(result: dict) -> dict:
 def rows_at(result: dict, n: int = 2**26, k: int = 5) -> dict[str, dict]:
     """The sweep's rows at ``n`` outputs and ``k`` taps, by name (a variant, a peer or "copy"),
     in the order measured; ``ValueError`` when the recording has none there."""
+    record("result", result, ("rows",))
+    n, k = integer("n", n, 1), integer("k (taps)", k, 1)
+    valid_rows("result['rows']", result["rows"], ("name", "n", "k"))
     rows = {r["name"]: r for r in result["rows"] if r["n"] == n and r["k"] == k}
     if not rows:
         raise ValueError(f"the recording has no rows at n = {n} with {k} taps")
@@ -98,11 +110,13 @@ def rows_at(result: dict, n: int = 2**26, k: int = 5) -> dict[str, dict]:
 
 def peers(rows: dict[str, dict]) -> list[str]:
     """The libraries' convolutions among ``rows`` (neither one of our variants nor the copy)."""
+    _named("rows", rows, ())
     return [name for name in rows if name != "copy" and name not in V.NAMES]
 
 
 def best_async(rows: dict[str, dict]) -> str:
     """Of the correct asynchronous variants among ``rows``, the one closest to the copy time."""
+    _named("rows", rows, ("ratio",))
     candidates = [v for v in V.names(asynchronous=True, correct=True) if v in rows]
     if not candidates:
         raise ValueError("no asynchronous variant among the rows")
@@ -111,11 +125,17 @@ def best_async(rows: dict[str, dict]) -> str:
 
 def faster(rows: dict[str, dict], a: str, b: str) -> bool:
     """Whether ``a`` took less time than ``b`` (their median times, same run)."""
+    _named("rows", rows, ("median_us",))
+    choice("a", a, tuple(rows)), choice("b", b, tuple(rows))
     return rows[a]["median_us"] < rows[b]["median_us"]
 
 
 def stage_sweep(result: dict) -> list[dict]:
     """The stage sweep's rows (persistent blocks), fewest stages first."""
+    record("result", result, ("stage_sweep",))
+    for i, r in enumerate(valid_rows("result['stage_sweep']", result["stage_sweep"],
+                                     ("name", "config", "ratio"))):
+        record(f"result['stage_sweep'][{i}]['config']", r["config"], ("stages",))
     return sorted(result["stage_sweep"], key=lambda r: r["config"]["stages"])
 
 
@@ -125,13 +145,24 @@ def more_stages_faster(result: dict) -> bool:
     return sweep[-1]["ratio"] < sweep[0]["ratio"]
 
 
+def _named(name: str, rows, keys) -> dict:
+    """``rows_at``'s answer: a dict of name -> row, each row holding ``keys``."""
+    if not isinstance(rows, dict):
+        raise TypeError(f"{name} must be a dict of name -> row (recorded.rows_at), "
+                        f"got {type(rows).__name__}")
+    for key, row in rows.items():
+        record(f"{name}[{key!r}]", row, keys)
+    return rows
+
+
 def _faster_or_slower(yes: bool) -> str:
     return "faster" if yes else "slower"
 
 
 def stage_summary(result: dict) -> list[str]:
-    """What more stages did for persistent blocks, then the best of each schedule (persistent
-    blocks, one block per tile) of each staged variant, from the tuning: one line each."""
+    """What more stages did for persistent blocks (a sentence), then the best of each schedule
+    (persistent blocks, one block per tile) of each staged variant, from the tuning: a table,
+    a title and header line, then one row each."""
     sweep = stage_sweep(result)
     first, last = sweep[0], sweep[-1]
     fewest = first["config"]["stages"]
@@ -139,12 +170,14 @@ def stage_summary(result: dict) -> list[str]:
              f"{fewest} stage{'s' if fewest > 1 else ''}, {last['ratio']:.2f}x with "
              f"{last['config']['stages']}: more stages made it "
              f"{_faster_or_slower(more_stages_faster(result))}."]
+    lines += ["The best of each schedule in the tuning run (time over the copy time):",
+              f"{'variant':10s} {'schedule':18s} {'÷ copy':>7s} {'tile':>6s} {'threads':>8s} "
+              f"{'stages':>7s} {'blocks':>7s}"]
     for (variant, persistent), r in sorted(best_by_schedule(result).items()):
         c = r["config"]
-        schedule = "persistent blocks  " if persistent else "one block per tile"
-        lines.append(f"- {variant:9s} {schedule}: {r['ratio']:.3f}x the copy time in the tuning "
-                     f"run (tile {c['tile']}, {c['threads']} threads, {c['stages']} stage(s), "
-                     f"{c['grid']} blocks)")
+        schedule = "persistent blocks" if persistent else "one block per tile"
+        lines.append(f"{variant:10s} {schedule:18s} {r['ratio']:7.3f} {c['tile']:6d} "
+                     f"{c['threads']:8d} {c['stages']:7d} {c['grid']:7d}")
     return lines
 
 
@@ -153,6 +186,8 @@ def reading(result: dict, n: int = 2**26, k: int = 5) -> list[str]:
     the synchronous tile and naive loads, the fastest asynchronous variants (with those that
     tie with it, :func:`tie`) against the vec4 control and the peers."""
     at = rows_at(result, n, k)
+    record(f"the rows at n = {n} with {k} taps", at, ("async_halo", "tiled_sync", "naive", "vec4"))
+    _named(f"the rows at n = {n} with {k} taps", at, ("median_us", "ratio", "q1_us", "q3_us"))
     best = best_async(at)
     tied = [v for v in V.names(asynchronous=True, correct=True)
             if v in at and v != best and tie(at[v], at[best])]
@@ -179,6 +214,10 @@ def reading(result: dict, n: int = 2**26, k: int = 5) -> list[str]:
 def what_won(result: dict, variant: str = "pipelined", k: int = 5) -> str:
     """What the tuning chose for ``variant`` and how that differs from async_halo: the sentence
     notebook 04 prints under the stage sweep."""
+    record("result", result, ("configs",))
+    variant, k = choice("variant", variant, tuple(result["configs"])), integer("k (taps)", k, 1)
+    record(f"result['configs'][{variant!r}]", result["configs"][variant],
+           ("tile", "threads", "stages", "persistent"))
     c = result["configs"][variant]
     stages = ("one block per tile, so no tile of a block is in flight while it computes another"
               if not c["persistent"] else f"persistent blocks with {c['stages']} stage(s)")
@@ -193,6 +232,8 @@ def what_won(result: dict, variant: str = "pipelined", k: int = 5) -> str:
 def ncu_reading(profile: dict, n: int = 2**26) -> list[str]:
     """What a recorded Nsight Compute profile (:func:`ncu_summary`) at ``n`` outputs says, one
     line each: bytes read and written against x and y, and what limits async_halo."""
+    _profile("profile", profile, ("dram__bytes_read.sum", "dram__bytes_write.sum"))
+    n = integer("n", n, 1)
     mb = 4 * n / 1e6
     read = [m["dram__bytes_read.sum"] for m in profile.values()]
     written = [m["dram__bytes_write.sum"] for m in profile.values()]
@@ -219,6 +260,19 @@ def ncu_reading(profile: dict, n: int = 2**26) -> list[str]:
             "thread — and, with its tile of 256, little requested per block at a time "
             "(tile_effect).")
     return lines
+
+
+def _profile(name: str, profile, metrics) -> dict:
+    """A profile (:func:`ncu_summary`): a non-empty dict of kernel -> {metric: value}, each
+    kernel with ``metrics``."""
+    if not isinstance(profile, dict):
+        raise TypeError(f"{name} must be a dict of kernel -> metrics (recorded.ncu_summary()), "
+                        f"got {type(profile).__name__}")
+    if not profile:
+        raise ValueError(f"{name} is empty: no kernel was profiled")
+    for kernel, values in profile.items():
+        record(f"{name}[{kernel!r}]", values, metrics)
+    return profile
 
 
 # --- which variants a recording must hold ---------------------------------------------------
@@ -249,7 +303,10 @@ def check_variants(result: dict, names) -> tuple[str, ...]:
     """Raise ``ValueError`` naming each variant ``names`` (what the recording holds) lacks but
     :func:`variants_expected` says it must hold; return those it may lack, the variants added
     after it was recorded, so that a caller can say so."""
-    names = set(names)
+    if isinstance(names, str) or not isinstance(names, (list, tuple, set, frozenset)):
+        raise TypeError(f"names must be a list or set of variant names (what the recording "
+                        f"holds), got {type(names).__name__} {names!r:.60}")
+    names = set(text(f"names' {v!r}", v) for v in names)
     expected = variants_expected(result)
     missing = [v for v in expected if v not in names]
     if missing:
@@ -296,7 +353,9 @@ def compare(a: dict, b: dict) -> str:
 
 
 def _roofline(rec) -> dict:
-    return record("rec", rec, ("rows", "provenance", "fma"))
+    record("rec", rec, ("rows", "provenance", "fma"))
+    valid_rows("rec['rows']", rec["rows"], ("name", "n", "k", "median_us", "q1_us", "q3_us"))
+    return rec
 
 
 def roofline_rows(rec: dict, n: int) -> dict[str, list[dict]]:
@@ -415,21 +474,26 @@ def launch_overhead(rec: dict) -> dict[str, float]:
 
 
 def roofline_table(rec: dict, n: int = 2**26) -> str:
-    """The roofline at ``n`` outputs: per K, the copy and FMA times and each variant's time over
-    the bound (``*``: the FMAs bound it, not the copy)."""
+    """The roofline at ``n`` outputs, one column per K (narrow enough for the page): the copy
+    and FMA times, then each variant's time over the bound, a row each (``*``: the FMAs bound
+    it, not the copy; blank: not measured)."""
     by_variant = roofline_rows(rec, n)
+    valid_rows("rec['rows']", rec["rows"], ("ratio", "copy_us", "fma_us", "limit"))
     ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
     cell = {(r["name"], r["k"]): r for rows in by_variant.values() for r in rows}
     names = list(by_variant)
+    some = {k: next(cell[v, k] for v in names if (v, k) in cell) for k in ks}
+
+    def row(head, cells):
+        return (f"{head:12s}" + "".join(f"{c:>8s}" for c in cells)).rstrip()
     lines = [f"n = 2^{int(np.log2(n))} on {rec['provenance'].get('device')}: time over the "
              "bound, max(copy, FMA time)",
-             f"{'K':>4s} {'copy µs':>8s} {'FMA µs':>8s} " + " ".join(f"{v:>11s}" for v in names)]
-    for k in ks:
-        some = next(cell[v, k] for v in names if (v, k) in cell)
-        ratios = " ".join(f"{cell[v, k]['ratio']:11.2f}" if (v, k) in cell else f"{'':11s}"
-                          for v in names)
-        lines.append(f"{k:4d} {some['copy_us']:8.1f} {some['fma_us']:8.1f}"
-                     f"{'*' if some['limit'] == 'fma' else ' '}" + ratios)
+             row("K", [str(k) for k in ks]),
+             row("copy µs", [f"{some[k]['copy_us']:.1f}" for k in ks]),
+             row("FMA µs", [f"{some[k]['fma_us']:.1f}" + ("*" if some[k]["limit"] == "fma" else "")
+                            for k in ks])]
+    for v in names:
+        lines.append(row(v, [f"{cell[v, k]['ratio']:.2f}" if (v, k) in cell else "" for k in ks]))
     return "\n".join(lines)
 
 
@@ -438,6 +502,14 @@ def control_reading(profile: dict, control: str = "staged_sync",
     """What a recorded Nsight Compute profile (:func:`ncu_summary`, e.g. the roofline's at
     K = 31) says of the synchronous ``control`` against the ``asynchronous`` variants, one line
     each: the same work, different stalls on global loads, and the warp slots in use."""
+    control = V.get(control).name
+    asynchronous = tuple(V.get(v).name for v in sequence("asynchronous", asynchronous,
+                                                          "variant names"))
+    _profile("profile", profile, ())
+    for v in (control, *asynchronous):
+        if V.get(v).kernel not in profile:
+            raise ValueError(f"profile has no {V.get(v).kernel!r}: {v} was not profiled")
+
     def m(variant, metric):
         return profile[V.get(variant).kernel][metric]
     inst, smem = "smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
@@ -468,9 +540,54 @@ def tile_effect(rec: dict, variant: str = "async_halo", n: int = 2**26, k: int =
     row = rows_at(_roofline(rec), integer("n", n, 1), integer("k (taps)", k, 1)).get(variant)
     if row is None:
         raise ValueError(f"the recording has no {variant} row at n = {n} with {k} taps")
+    valid_rows(f"the {variant} row's 'tried'", record(f"the {variant} row", row, ("tried",))["tried"],
+               ("config", "median_us"))
     by_tile = {t["config"]["tile"]: t["median_us"] for t in row["tried"]}
     small, large = min(by_tile), max(by_tile)
     return (f"- {variant} at n = 2^{int(np.log2(n))}, K = {k}, the same copies with other tiles "
             f"(roofline run): " + ", ".join(f"tile {t} {us:.1f} µs" for t, us in sorted(by_tile.items()))
             + f"; tile {large} is {by_tile[small] / by_tile[large]:.2f}x faster than tile "
             f"{small}, with {large // small}x the bytes requested per block.")
+
+
+# --- printed on the page ------------------------------------------------------------------------
+
+PAGE_CHARS = 80   # a printed line that fits the book's text column (about 85 of its code font)
+
+
+def for_page(lines, width: int = PAGE_CHARS) -> str:
+    """``lines`` (a string, or a list of them) as a cell prints them on the page: each wrapped
+    at ``width`` characters, words unbroken, a bullet's (``- ``) continuation lines indented
+    under its text. The words and numbers are the lines' own."""
+    if isinstance(lines, str):
+        lines = [lines]
+    lines = [text(f"lines[{i}]", line) for i, line in enumerate(sequence("lines", lines, "strings"))]
+    width = integer("width", width, 20)
+    out = []
+    for line in lines:
+        for part in line.split("\n"):
+            out.append(textwrap.fill(part, width, subsequent_indent="  " if part.startswith("- ")
+                                     else "", break_long_words=False, break_on_hyphens=False)
+                       if part.strip() else part)
+    return "\n".join(out)
+
+
+NCU_TABLE = (("gpu__time_duration.sum", "time µs", ".1f"),
+             ("dram__bytes_read.sum", "DRAM MB read", ".1f"),
+             ("dram__bytes_write.sum", "DRAM MB written", ".1f"),
+             ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM % of peak", ".1f"),
+             ("sm__throughput.avg.pct_of_peak_sustained_elapsed", "SM % of peak", ".1f"),
+             ("smsp__inst_executed.sum", "instructions", ".3g"),
+             ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "smem wavefronts", ".3g"))
+
+
+def ncu_table(profile: dict) -> str:
+    """A recorded Nsight Compute profile (:func:`ncu_summary`) as a table for the page: one
+    column per kernel, one row per metric (``NCU_TABLE``: time, DRAM bytes and throughput, SM
+    throughput, instructions, shared-memory wavefronts)."""
+    _profile("profile", profile, tuple(metric for metric, _, _ in NCU_TABLE))
+    names = [kernel.removeprefix("conv1d_") for kernel in profile]
+    lines = [f"{'':16s}" + "".join(f"{v:>12s}" for v in names)]
+    for metric, label, fmt in NCU_TABLE:
+        lines.append(f"{label:16s}" + "".join(f"{m[metric]:>12{fmt}}" for m in profile.values()))
+    return "\n".join(lines)

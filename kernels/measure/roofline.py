@@ -39,15 +39,16 @@ from pathlib import Path
 
 import numpy as np
 
-from . import bench
-
 from .. import variants as V
 from ..device import device_info
-from ..geometry import PUZZLE28, valid_n
+from ..files import read_json, write_json
+from ..geometry import PUZZLE28, LaunchConfig, valid_n
 from ..launch import prepare
 from ..reference import U32
+from ..validate import (flag, integer, needs_gpu, number, output_file, record,
+                        rows as valid_rows, same_length, sequence, vector)
+from . import bench
 from .timing import time_us
-from ..validate import array_module, flag, integer, same_length, sequence
 
 SIZES = (2**24, 2**26)                # x and y past the H200's 60 MiB L2: DRAM-bound
 KS = (1, 3, 5, 9, 17, 31, 63)         # what every variant takes (the window variants: K <= 64)
@@ -135,8 +136,24 @@ def plan(sizes=SIZES, ks=KS + LONG_KS, variants=VARIANTS) -> list[tuple[int, int
     return cases
 
 
+def _cases(cases) -> list:
+    """A plan (:func:`plan`): a list of (n, k, variant, a list of LaunchConfig)."""
+    if not isinstance(cases, (list, tuple)):
+        raise TypeError(f"cases must be a plan (roofline.plan()), a list of (n, k, variant, "
+                        f"grid), got {type(cases).__name__}")
+    for i, case in enumerate(cases):
+        if not (isinstance(case, (list, tuple)) and len(case) == 4
+                and isinstance(case[3], (list, tuple))
+                and all(isinstance(c, LaunchConfig) for c in case[3])):
+            raise TypeError(f"cases[{i}] must be (n, k, variant, a list of LaunchConfig) as "
+                            f"roofline.plan() gives, got {case!r:.80}")
+        valid_n(case[0]), integer(f"cases[{i}]'s k", case[1], 1), V.get(case[2])
+    return list(cases)
+
+
 def builds(cases) -> list[tuple[str, object]]:
     """The distinct (variant, LaunchConfig) of a plan, one per compilation (N aside)."""
+    cases = _cases(cases)
     seen = {}
     for _, _, v, grid in cases:
         for c in grid:
@@ -150,6 +167,7 @@ def estimate_seconds(cases, n_repeat: int = N_REPEAT, cpus: int | None = None) -
     plus launch overhead and setup; each compilation 1.5 s, ``cpus`` at once)."""
     n_repeat = integer("n_repeat", n_repeat, 3)
     cpus = integer("cpus", cpus if cpus is not None else os.cpu_count() or 1, 1)
+    cases = _cases(cases)
     launches = n_repeat + max(3, n_repeat // 10)
     timed = sum(len(grid) for _, _, _, grid in cases)
     timing = sum(len(grid) * (launches * (EST_SLOWDOWN * max(8 * n / EST_COPY_BYTES_PER_S,
@@ -172,8 +190,9 @@ def fma_rate(n_repeat: int = N_REPEAT) -> dict:
     """The device's sustained FP32 FMA rate: :data:`PROBES`' fma_throughput on FMA_WAVES full
     waves of blocks (as many threads as every SM holds, times FMA_WAVES), timed with CUDA
     events. Returns the launch, its quartiles and ``fma_per_s`` (FMAs over the median time)."""
-    import cupy
     n_repeat = integer("n_repeat", n_repeat, 3)
+    needs_gpu("roofline.fma_rate")
+    import cupy
     props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
     blocks = (props["multiProcessorCount"] * (props["maxThreadsPerMultiProcessor"] // FMA_THREADS)
               * FMA_WAVES)
@@ -195,8 +214,8 @@ def reference_and_bound(x, w):
     :func:`kernels.reference.reference` and :func:`~kernels.reference.error_bound` define them,
     computed with ``x``'s array module: on the GPU for CuPy arrays (the host reference of 2^24
     outputs with 127 taps takes seconds)."""
-    xp = array_module("x", x)
-    if array_module("w", w) is not xp:
+    xp = vector("x", x)
+    if vector("w", w) is not xp:
         raise TypeError("x and w must both be NumPy or both CuPy arrays")
     n, k = x.size, w.size
     padded = xp.pad(x.astype(xp.float64), (k // 2, k - 1 - k // 2))
@@ -212,8 +231,12 @@ def reference_and_bound(x, w):
 def count_wrong(y, ref, bound) -> int:
     """Outputs of ``y`` farther from ``ref`` than ``bound`` (NaN, an unwritten output, is
     wrong); the inputs here are finite."""
-    xp = array_module("y", y)
+    xp = vector("y", y)
+    for name, a in (("ref", ref), ("bound", bound)):
+        if vector(name, a, np.float64) is not xp:
+            raise TypeError(f"y and {name} must both be NumPy or both CuPy arrays")
     same_length("y", y, ref.size)
+    same_length("bound", bound, ref.size)
     return int(xp.count_nonzero(~(xp.abs(y.astype(xp.float64) - ref) <= bound)))
 
 
@@ -221,6 +244,12 @@ def bounded(row: bench.Row, fma_per_s: float, tried: list) -> dict:
     """A recorded roofline row: ``row`` (the fastest configuration) with its FMA time, its bound
     (the larger of the copy and the FMA time), its ratio to the bound (and to the copy), which
     of the two bounds it, and every configuration ``tried``."""
+    if not isinstance(row, bench.Row):
+        raise TypeError(f"row must be a bench.Row, got {type(row).__name__}")
+    fma_per_s = number("fma_per_s", fma_per_s, lo=0, lo_open=True)
+    for i, r in enumerate(sequence("tried", tried, "bench.Row")):
+        if not isinstance(r, bench.Row):
+            raise TypeError(f"tried[{i}] must be a bench.Row, got {type(r).__name__}")
     fma_us = row.n * row.k / fma_per_s * 1e6
     bound_us = max(row.copy_us, fma_us)
     return dict(asdict(row), gbps=row.gbps, copy_ratio=row.ratio, fma_us=fma_us,
@@ -234,9 +263,10 @@ def seed_size(seed: int = 0, variants=SEED_VARIANTS) -> dict:
     """At the puzzle's size (N = 16384, K = 5, tile 256: 64 blocks of 256 threads), per-launch
     times under CUDA-graph replay of ``variants``, a copy of the same bytes and an empty kernel
     with the same grid: what share of a launch is launch overhead."""
-    import cupy
     seed = integer("seed", seed, 0, 2**32 - 1)
     variants = tuple(V.get(v).name for v in sequence("variants", variants, "variant names"))
+    needs_gpu("roofline.seed_size")
+    import cupy
     p = PUZZLE28
     rs = cupy.random.RandomState(seed)
     x, w = rs.standard_normal(p.n, dtype=cupy.float32), rs.standard_normal(p.k, dtype=cupy.float32)
@@ -256,13 +286,14 @@ def run(sizes=SIZES, ks=KS, long_ks=LONG_KS, n_repeat: int = N_REPEAT, check: bo
     """The sweep: the FMA rate, the seed size, then every variant tuned at every (N, K) against
     the bound; ``progress`` prints a line to stderr per (N, K). Returns the recording (see
     :mod:`kernels.measure.recorded`)."""
-    import cupy
     n_repeat = integer("n_repeat", n_repeat, 3, 1000)
     check, progress = flag("check", check), flag("progress", progress)
     seed = integer("seed", seed, 0, 2**32 - 1)
     all_ks = _integers("ks", ks) + (() if long_ks in ((), []) else _integers("long_ks", long_ks))
     variants, left_out = V.runnable_here(VARIANTS)
     cases = plan(sizes, all_ks, variants)
+    needs_gpu("roofline.run")
+    import cupy
     started = time.time()
     est = estimate_seconds(cases, n_repeat)
     _say(progress, f"roofline: {est['cases']} cases, {est['timed_configs']} timed configurations, "
@@ -324,11 +355,14 @@ def _check(variant, x, w, y, best, ref, bound) -> None:
 def ncu_target(recording: dict, n: int = 2**26, k: int = 31) -> None:
     """Launch once each variant's fastest configuration in ``recording`` at (``n``, ``k``): what
     ``ncu`` profiles for the limiter of each (the command is in the README)."""
-    import cupy
+    record("recording", recording, ("rows",))
+    valid_rows("recording['rows']", recording["rows"], ("name", "n", "k", "config"))
     n, k = valid_n(n), integer("k", k, 1)
     rows = [r for r in recording["rows"] if r["n"] == n and r["k"] == k]
     if not rows:
         raise ValueError(f"the recording has no rows at n={n}, k={k}")
+    needs_gpu("roofline.ncu_target")
+    import cupy
     rs = cupy.random.RandomState(0)
     x, w = rs.standard_normal(n, dtype=cupy.float32), rs.standard_normal(k, dtype=cupy.float32)
     y = cupy.empty_like(x)
@@ -358,18 +392,29 @@ def main(argv=None) -> None:
     parser.add_argument("--ncu-k", type=int, default=31, help="with --ncu-target (default 31)")
     args = parser.parse_args(argv)
     sweep = QUICK if args.quick else dict(sizes=SIZES, ks=KS, long_ks=LONG_KS)
+    try:                        # every argument before anything runs: a usage error, no traceback
+        integer("--n-repeat", args.n_repeat, 3, 1000)
+        integer("--cpus", args.cpus, 1)
+        integer("--ncu-k", args.ncu_k, 1)
+        if args.out is not None:
+            args.out = output_file("--out", args.out)
+        if args.ncu_target is not None and not args.ncu_target.is_file():
+            raise ValueError(f"--ncu-target {args.ncu_target}: no such recording")
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc))
     if args.plan:
         cases = plan(sweep["sizes"], sweep["ks"] + sweep["long_ks"])
         return print(json.dumps(estimate_seconds(cases, args.n_repeat, args.cpus)))
     info = device_info()
     if info["backend"] == "gpu" and args.ncu_target:
-        return ncu_target(json.loads(args.ncu_target.read_text()), k=args.ncu_k)
+        return ncu_target(read_json(args.ncu_target), k=args.ncu_k)
     if info["backend"] != "gpu":
         sys.exit(f"the roofline needs a GPU ({info['reason']}); `--plan` runs without one, and "
                  "the recorded results are in kernels/recorded/")
     result = run(**sweep, n_repeat=args.n_repeat, check=not args.no_check, progress=True)
-    if args.out:
-        args.out.write_text(json.dumps(result, indent=1))
+    if args.out:                # written first: the table below cannot lose the run
+        write_json(args.out, result, indent=1)
+        print(f"wrote {args.out}", file=sys.stderr)
     for n in dict.fromkeys(r["n"] for r in result["rows"]):
         print(roofline_table(result, n))
 

@@ -17,7 +17,8 @@ from ..compile import KERNEL_DIR, Build, compiled_file
 from ..geometry import launch_config
 from ..launch import prepare
 from ..reference import random_inputs
-from ..validate import choice, integer, number
+from ..validate import (choice, integer, needs_gpu, number, optional, output_file, record,
+                        rng_seed, rows as valid_rows, text)
 
 PHASES = ("tile load", "taps load", "wait", "barrier", "compute")   # "taps load": the taps
 SEED_CYCLES = {"tile load": 500, "taps load": 100, "compute": 50}   # the puzzle's illustration
@@ -25,6 +26,45 @@ SEED_CYCLES = {"tile load": 500, "taps load": 100, "compute": 50}   # the puzzle
 TRACE_PHASES = (("tile load", "start", "issued"), ("taps load", "issued", "taps"),
                 ("wait", "taps", "waited"), ("barrier", "waited", "synced"),
                 ("compute", "synced", "stored"))
+
+
+def _records(name: str, records) -> np.ndarray:
+    """Trace records: a 2-D integer NumPy array, one row of ``layout.TRACE_WORDS`` per block."""
+    if not isinstance(records, np.ndarray):
+        raise TypeError(f"{name} must be a NumPy array of trace records (timeline.records or "
+                        f"timeline.trace), got {type(records).__name__}")
+    if records.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers (uint64 trace words), got {records.dtype}")
+    if records.ndim != 2 or records.shape[1] != layout.TRACE_WORDS:
+        raise ValueError(f"{name} must have shape (blocks, {layout.TRACE_WORDS}) (the record "
+                         f"layout of kernels.layout), got {records.shape}")
+    if records.shape[0] == 0:
+        raise ValueError(f"{name} is empty: no block's records")
+    return records
+
+
+def _traced(variant) -> str:
+    v = V.get(variant)
+    if not v.traced:
+        raise ValueError(f"{v.name} has no trace points: trace one of "
+                         f"{', '.join(V.names(traced=True))}")
+    return v.name
+
+
+def _measurement(name: str, data, keys=("cycles",)) -> dict:
+    """A timeline measurement (``load_or_measure``'s ``data``) that holds ``keys``."""
+    record(name, data, keys)
+    if "cycles" in keys:
+        cycles = data["cycles"]
+        if not isinstance(cycles, dict) or not cycles:
+            raise ValueError(f"{name}['cycles'] must be a non-empty dict of variant -> cycles")
+    return data
+
+
+def _cycles_of(name: str, data: dict, variant) -> dict:
+    """``data["cycles"][variant]`` with every phase."""
+    variant = choice(name, variant, tuple(data["cycles"]))
+    return record(f"data['cycles'][{variant!r}]", data["cycles"][variant], PHASES)
 
 
 def _point(name: str) -> int:
@@ -118,19 +158,23 @@ def measured_preset(data: dict, variant: str = "tiled_sync") -> dict:
     synchronous kernel's tile load and taps load, and as "compute" everything its blocks do after
     them (the empty wait, the barrier and the compute), median cycles rounded to whole cycles. The
     model's sync total is then the measured block's, up to the rounding of the medians."""
-    c = data["cycles"][variant]
+    c = _cycles_of("variant", _measurement("data", data), variant)
     return {"dram_latency": round(c["tile load"]), "taps_latency": round(c["taps load"]),
             "compute": round(c["wait"] + c["barrier"] + c["compute"])}
 
 
 def preset_name(data: dict) -> str:
     """The name of ``measured_preset(data)``: "as measured on the H200" for an NVIDIA H200."""
+    record("data", data, ("provenance",))
+    text("data['provenance']['device']", record("data['provenance']", data["provenance"],
+                                                ("device",))["device"])
     return f"as measured on the {data['provenance']['device'].removeprefix('NVIDIA ')}"
 
 
 def model_presets(recorded: str = "h200_timelines") -> dict[str, dict]:
     """The model's presets by name: the puzzle's illustration, then the phases measured in the
     recording ``kernels/recorded/RECORDED.json``."""
+    text("recorded", recorded)
     from .recorded import load
     data = load(recorded)
     return {PRESET_PUZZLE: dict(PUZZLE_PRESET), preset_name(data): measured_preset(data)}
@@ -153,8 +197,10 @@ def trace(variant: str, n: int = 16384, tile: int = 256, k: int = 5, threads: in
     and return its records, one row of ``layout.TRACE_WORDS`` per block: its SM id
     (``layout.TRACE_SM``), then %globaltimer (ns, ``TRACE_NS``) and clock64() (cycles,
     ``TRACE_CYCLES``) at each of ``layout.TRACE_POINTS``."""
+    cfg = launch_config(n, k, tile, threads, _traced(variant))
+    seed = rng_seed("seed", seed)
+    needs_gpu("timeline.trace")
     import cupy
-    cfg = launch_config(n, k, tile, threads, variant)
     x, w = (cupy.asarray(a) for a in random_inputs(n, k, seed))
     y = cupy.empty_like(x)
     records = cupy.zeros(cfg.tiles * layout.TRACE_WORDS, dtype=cupy.uint64)
@@ -169,6 +215,9 @@ def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
     """Records as bars in microseconds from the first block's start, one lane per block slot on
     an SM: lane = (SM, how many of its blocks were already running). Only the first ``max_sms``
     SMs, and only blocks that start within ``window_us`` of the first, when given."""
+    records, title = _records("records", records), text("title", title)
+    max_sms = optional(integer, "max_sms", max_sms, 1)
+    window_us = optional(number, "window_us", window_us, lo=0)
     ns = records[:, layout.TRACE_NS].astype(np.int64)
     t0 = ns[:, _point("start")].min()
     if window_us is not None:
@@ -196,6 +245,7 @@ def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
 
 def phase_cycles(records: np.ndarray) -> dict:
     """Median SM cycles (clock64) per phase over all blocks, as thread 0 of each block saw them."""
+    records = _records("records", records)
     clocks = records[:, layout.TRACE_CYCLES].astype(np.int64)
     return {name: float(np.median(clocks[:, _point(z)] - clocks[:, _point(a)]))
             for name, a, z in TRACE_PHASES}
@@ -204,6 +254,8 @@ def phase_cycles(records: np.ndarray) -> dict:
 def timer_resolution(reads: int = 4096) -> dict:
     """How often %globaltimer ticks on this GPU: the smallest and median nonzero step between
     back-to-back reads (ns)."""
+    reads = integer("reads", reads, 2, 2**20)
+    needs_gpu("timeline.timer_resolution")
     import cupy
     from ..device import compute_capability
     src = (KERNEL_DIR / "globaltimer_probe.cu").read_text()
@@ -219,6 +271,8 @@ def timer_resolution(reads: int = 4096) -> dict:
 
 def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> dict:
     """Kernel-only median time (µs) of the plain and the traced build, same inputs."""
+    launch_config(n, k, tile, None, _traced(variant))
+    needs_gpu("timeline.instrumentation_cost")
     import cupy
 
     from .timing import time_us
@@ -234,6 +288,7 @@ def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> d
 
 def block_cycles(records: np.ndarray) -> float:
     """Median SM cycles (clock64) from a block's first trace point to its last, over all blocks."""
+    records = _records("records", records)
     clocks = records[:, layout.TRACE_CYCLES].astype(np.int64)
     return float(np.median(clocks[:, _point("stored")] - clocks[:, _point("start")]))
 
@@ -244,6 +299,7 @@ def sm_occupancy(records: np.ndarray) -> dict:
     its last store; ``ns_per_block``, the time an SM took per block it ran (its first start to its
     last end, over its blocks), the median over the SMs. ``block_ns / ns_per_block`` is how many
     blocks' time overlapped on an SM, on average (Little's law)."""
+    records = _records("records", records)
     ns = records[:, layout.TRACE_NS].astype(np.int64)
     start, end = ns[:, _point("start")], ns[:, _point("stored")]
     sm_of = records[:, layout.TRACE_SM]
@@ -267,6 +323,10 @@ def taps_lesson(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo") 
     cycles to issue the copies (``issue``), the taps load (``async_taps``) and the wait left
     after it (``wait_left``); and ``sync``'s "wait", whose trace points have nothing between
     them, so that it measures the cost of a trace point (``empty_wait``)."""
+    _measurement("data", data)
+    _cycles_of("sync", data, sync), _cycles_of("asyn", data, asyn)
+    for v in data["cycles"]:
+        record(f"data['cycles'][{v!r}]", data["cycles"][v], ("taps load",))
     c = data["cycles"]
     taps = c[sync]["taps load"]
     return {"taps": {v: c[v]["taps load"] for v in c}, "tile": c[sync]["tile load"],
@@ -282,6 +342,11 @@ def overlap_saving(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo
     kernel time of the plain (untraced) builds at each size measured (``kernel_less``, by n),
     with ``sync``'s time there (``kernel_us``, by n); ``taps_hidden``: the cycles a block saves
     as a fraction of ``sync``'s taps load, the latency that overlap could hide."""
+    _measurement("data", data, ("cycles", "traces", "overhead"))
+    sync = choice("sync", sync, tuple(data["cycles"]))
+    record(f"data['cycles'][{sync!r}]", data["cycles"][sync], ("taps load",))
+    records(data, sync), records(data, asyn)       # both traced, in the record layout
+    valid_rows("data['overhead']", data["overhead"], ("variant", "n", "plain_us"))
     cycles = {v: block_cycles(records(data, v)) for v in (sync, asyn)}
     plain = {(r["variant"], r["n"]): r["plain_us"] for r in data["overhead"]}
     sizes = sorted({n for v, n in plain if v == sync} & {n for v, n in plain if v == asyn})
@@ -309,6 +374,7 @@ def _first(records: np.ndarray, sms: int = KEEP_SMS, us: float = KEEP_US) -> np.
 
 def measure_all() -> dict:
     """Everything notebook 02 shows, measured on this GPU now."""
+    needs_gpu("timeline.measure_all")
     from ..device import device_info
     result = {"provenance": device_info(), "timer": timer_resolution(), "overhead": [],
               "traces": {}, "cycles": {}}
@@ -336,6 +402,7 @@ class Source:
 def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
     """Live measurements on a GPU; without one, the recorded ones (kernels/recorded/NAME.json).
     The :class:`Source` says which."""
+    text("recorded", recorded)
     from ..device import gpu_available
     if gpu_available():
         data = measure_all()
@@ -352,23 +419,46 @@ def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
 def records(data: dict, variant: str, which: str = "seed") -> np.ndarray:
     """The trace records of ``variant`` in ``data`` ("seed": Puzzle 28's size, every block;
     "large": N = LARGE_N, the blocks ``_first`` keeps), one row of ``layout.TRACE_WORDS`` each."""
-    rows = np.array(data["traces"][variant][which], dtype=np.uint64)
+    record("data", data, ("traces",))
+    variant = choice("variant", variant, tuple(data["traces"]))
+    which = choice("which", which, ("seed", "large"))
+    kept = record(f"data['traces'][{variant!r}]", data["traces"][variant], (which,))[which]
+    if not isinstance(kept, (list, tuple)) or not all(
+            isinstance(r, (list, tuple)) and len(r) == layout.TRACE_WORDS for r in kept):
+        raise ValueError(f"data['traces'][{variant!r}][{which!r}] must be a list of records of "
+                         f"{layout.TRACE_WORDS} integers each (kernels.layout's record layout)")
+    try:
+        rows = np.array(kept, dtype=np.uint64)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"data['traces'][{variant!r}][{which!r}] must hold integers from 0 to "
+                         f"2**64 - 1 (trace words)") from None
     return rows.reshape(-1, layout.TRACE_WORDS)
 
 
-if __name__ == "__main__":
+def main(argv=None) -> None:
+    """``python -m kernels.measure.timeline --out FILE.json``: measure on this GPU, write the
+    recording (atomically), print its summary."""
     import argparse
     import json
     import sys
+
+    from ..device import gpu_available
+    from ..files import write_json
     parser = argparse.ArgumentParser(prog="python -m kernels.measure.timeline",
                                      description="measure the timelines of notebook 02 (GPU)")
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    from ..device import gpu_available
+    parser.add_argument("--out", required=True, help="write the JSON here")
+    args = parser.parse_args(argv)
+    try:                        # before the run: a typo must not cost a GPU run
+        out = output_file("--out", args.out)
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc))
     if not gpu_available():
         sys.exit("measuring timelines needs a GPU")
     data = measure_all()
     data["provenance"]["command"] = "python -m kernels.measure.timeline --out " + args.out
-    with open(args.out, "w") as f:
-        json.dump(data, f)
+    write_json(out, data)       # written first: the summary below cannot lose the run
     print(json.dumps({k: data[k] for k in ("timer", "cycles", "overhead")}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

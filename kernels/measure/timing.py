@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..validate import array_module, flag, function, integer, needs_gpu, optional
+
 GRAPH_BELOW = 2**21          # graph replay below this many elements
 LAUNCHES_PER_GRAPH = 50
 
@@ -22,6 +24,11 @@ def time_us(fn, n: int, n_repeat: int | None = None, graph: bool = True) -> tupl
     ``n``: the elements ``fn`` works on (it picks the method and the default repeats);
     ``graph=False`` for work that does not launch on CuPy's current stream (it would escape the
     capture)."""
+    function("fn", fn)
+    n = integer("n", n, 1)
+    n_repeat = optional(integer, "n_repeat", n_repeat, 1, 10**6)
+    graph = flag("graph", graph)
+    needs_gpu("timing.time_us")
     import cupy
     from cupyx.profiler import benchmark
     if n_repeat is None:
@@ -44,6 +51,14 @@ def time_us(fn, n: int, n_repeat: int | None = None, graph: bool = True) -> tupl
 
 def copy_fn(x, y):
     """A device-to-device copy of x into y: the same bytes as a convolution moves."""
+    for name, a in (("x", x), ("y", y)):
+        if array_module(name, a) is np:
+            raise TypeError(f"{name} must be a CuPy array (on the GPU), got a NumPy array")
+        if not a.flags.c_contiguous:
+            raise ValueError(f"{name} must be contiguous")
+    if y.nbytes < x.nbytes:
+        raise ValueError(f"y ({y.nbytes} bytes) is smaller than x ({x.nbytes} bytes)")
+    needs_gpu("timing.copy_fn")
     import cupy
     runtime = cupy.cuda.runtime
 

@@ -29,7 +29,9 @@ import re
 import sys
 from pathlib import Path
 
+from ..files import write_notebook
 from ..teach.warmup import NOTEBOOK_DIR
+from ..validate import flag, integer, optional, path as valid_path, sequence, text
 
 ROOT = NOTEBOOK_DIR.parent
 SETUP_MARKER = "# Setup (Colab)"
@@ -57,8 +59,11 @@ def repository_branch() -> str:
 
 def setup_cell_source(url: str | None = None, branch: str | None = None) -> str:
     """The notebooks' first code cell; url and branch default to _config.yml's (tests pass others)."""
-    url = url or repository_url()
-    branch = branch or repository_branch()
+    url = optional(text, "url", url) or repository_url()
+    branch = optional(text, "branch", branch) or repository_branch()
+    for name, value in (("url", url), ("branch", branch)):
+        if not value.strip() or any(c in value for c in "\n\r\"'\\"):
+            raise ValueError(f"{name} must be one line without quotes or backslashes, got {value!r}")
     clone_dir = "/content/" + url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
     q = json.dumps   # a Python string literal in double quotes
     return f'''{SETUP_MARKER}: on Colab, clone the book's repository so that `kernels` imports;
@@ -85,8 +90,18 @@ def notebooks() -> list[Path]:
     return sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
 
 
+def _notebook_path(name: str, path, exists: bool = True) -> Path:
+    path = valid_path(name, path)
+    if path.suffix != ".ipynb":
+        raise ValueError(f"{name} must be a notebook (.ipynb), got {str(path)!r}")
+    if exists and not path.is_file():
+        raise ValueError(f"{name} {str(path)!r} does not exist")
+    return path
+
+
 def is_draft(path: Path) -> bool:
     import nbformat
+    path = _notebook_path("path", path)
     return "draft" in nbformat.read(path, as_version=4).metadata.get("async_copy_book", {})
 
 
@@ -98,7 +113,7 @@ def write_setup_cells() -> None:
         if not first.source.startswith(SETUP_MARKER):
             raise RuntimeError(f"{path.name}: the first code cell is not the setup cell")
         first.source = setup_cell_source()
-        nbformat.write(nb, path)
+        write_notebook(nb, path)
 
 
 def _builds(log: Path) -> list[dict]:
@@ -126,10 +141,14 @@ def _compile_time(log: Path) -> tuple[int, float]:
 
 def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> None:
     """Execute each notebook with a cold compile cache of its own, storing outputs, the device,
-    the wall time and the compilations (which :func:`kernels.warm_up` replays)."""
+    the wall time and the compilations (which :func:`kernels.teach.warmup.warm_up` replays)."""
     import os
 
     from ..device import ARCH_ENV, device_info
+    paths = [_notebook_path(f"paths[{i}]", p, exists=False)
+             for i, p in enumerate(sequence("paths", paths, "notebook paths"))]
+    allow_cpu = flag("allow_cpu", allow_cpu)
+    timeout = integer("timeout", timeout, 1, 24 * 3600, why=" seconds per cell")
     if os.environ.get(ARCH_ENV):
         sys.exit(f"{ARCH_ENV} is set: the stored outputs are what the book publishes and must come "
                  "from the GPU as it is; unset it to execute (use it with nbval to check a "
@@ -138,6 +157,8 @@ def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> N
     if info["backend"] != "gpu" and not allow_cpu:
         sys.exit("no GPU here: the stored outputs are what the book publishes and must come from "
                  f"a GPU run ({info['reason']}). Pass --allow-cpu to overwrite them anyway.")
+    for i, path in enumerate(paths):      # every one before the first runs
+        _notebook_path(f"paths[{i}]", path)
     for path in paths:
         _execute_one(path, info, timeout)
 
@@ -183,7 +204,7 @@ def _execute_one(path: Path, info: dict, timeout: int) -> None:
     if info["backend"] != "gpu":
         nb.metadata["async_copy_book"]["draft"] = (
             "outputs from the CPU emulation: keep out of _toc.yml until executed on a GPU")
-    nbformat.write(nb, path)
+    write_notebook(nb, path)
     print(f"executed {path.name} on {info.get('device', 'the CPU (emulation)')} in {seconds} s "
           f"(cold cache: {compiles} compilations, {compile_seconds} s of them)")
 
@@ -214,6 +235,9 @@ def main(argv=None) -> None:
     if args.command == "setup":
         write_setup_cells()
     else:
+        for p in args.paths:
+            if p.suffix != ".ipynb" or not p.is_file():
+                parser.error(f"execute: {p} is not a notebook (an existing .ipynb file)")
         execute([p.resolve() for p in args.paths] or notebooks(), allow_cpu=args.allow_cpu)
 
 

@@ -16,6 +16,12 @@ cell's id had one), writes the English text into the Korean notebook meanwhile, 
 cell; a translator fills in ``"ko"`` and runs ``sync`` again. ``sync`` also writes
 ``ko/_toc.yml``: the English table of contents, with the glossary (``book/glossary``) last.
 
+``sync`` never deletes a translation: one that no English cell uses any more (its cell was
+removed, or emptied) moves to the table's ``"orphans"`` (hash -> ``{"id", "en", "ko"}``), and
+``sync`` names them and exits non-zero; when the English cell comes back, its translation comes
+back with it. A translator deletes an orphan by hand once it is truly gone. ``check`` lists
+orphans as a problem. Every file is written atomically (:func:`kernels.files.atomic_write`).
+
 The Markdown pages are translated by hand, ``book/NAME.md`` into ``ko/book/NAME.md``; the
 English text each translation was made from is kept in ``ko/translations/pages/NAME.md``, so
 that ``diff ko/translations/pages/NAME.md book/NAME.md`` shows what to bring over. After
@@ -35,6 +41,9 @@ import json
 import sys
 from pathlib import Path
 
+from ..files import atomic_write, read_json, write_notebook
+from ..validate import path as valid_path, record, sequence, text
+
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGE = "ko"
 GLOSSARY = "book/glossary"          # a page of the Korean edition only
@@ -45,8 +54,12 @@ class Edition:
     """Where the English sources and their Korean counterparts live (tests use a scratch copy)."""
 
     def __init__(self, root: Path = ROOT, language: str = LANGUAGE):
-        self.root = Path(root)
-        self.language = language
+        self.root = valid_path("root", root)
+        self.language = text("language", language)
+        if not language or "/" in language or language in (".", ".."):
+            raise ValueError(f"language must be a language code such as 'ko', got {language!r}")
+        if not self.root.is_dir():
+            raise ValueError(f"root {str(root)!r} is not a folder (the book's repository)")
         self.en_notebooks = self.root / "notebooks"
         self.en_pages = self.root / "book"
         self.dir = self.root / language
@@ -70,7 +83,7 @@ class Edition:
 
 def cell_hash(source: str) -> str:
     """The key of an English markdown cell in a translation table: its source's SHA-256, 16 hex."""
-    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(text("source", source).encode("utf-8")).hexdigest()[:16]
 
 
 def _lines(text: str) -> list[str]:
@@ -86,19 +99,47 @@ def _where(path: Path, index: int, cell) -> str:
     return f"{path.name} cell {index} (id {cell.get('id', '?')}: {first!r})"
 
 
+def _table(name: str, table) -> dict:
+    """A translation table: a dict whose ``"cells"`` (and ``"orphans"``, if any) map a hash to
+    an entry with its ``"en"`` and ``"ko"``."""
+    record(name, table, ("cells",))
+    for key in ("cells", "orphans"):
+        entries = table.get(key, {})
+        if not isinstance(entries, dict):
+            raise TypeError(f"{name}[{key!r}] must be a dict of hash -> entry, "
+                            f"got {type(entries).__name__}")
+        for h, entry in entries.items():
+            record(f"{name}[{key!r}][{h!r}]", entry, ("en", "ko"))
+    return table
+
+
 def load_table(path: Path) -> dict:
+    """A translation table (``ko/translations/NAME.json``), or an empty one where there is none;
+    a corrupted file is named in the error."""
+    path = valid_path("path", path)
     if not path.exists():
         return {"source": None, "cells": {}}
-    return json.loads(path.read_text(encoding="utf-8"))
+    return _table(str(path), read_json(path))
 
 
 def dump_table(table: dict) -> str:
-    return json.dumps(table, ensure_ascii=False, indent=1) + "\n"
+    return json.dumps(_table("table", table), ensure_ascii=False, indent=1) + "\n"
+
+
+def _notebook(name: str, nb):
+    """A notebook as nbformat reads one (cells, metadata)."""
+    if not hasattr(nb, "cells") or not hasattr(nb, "metadata"):
+        raise TypeError(f"{name} must be a notebook (nbformat.read(path, as_version=4)), "
+                        f"got {type(nb).__name__}")
+    return nb
 
 
 def translate(en_nb, table: dict, source: str):
     """The Korean notebook for ``en_nb`` and the list of its markdown cells left in English, as
     (index, cell, reason) with reason "missing" or "stale"."""
+    _notebook("en_nb", en_nb)
+    _table("table", table)
+    text("source", source)
     ko = copy.deepcopy(en_nb)
     entries = table.get("cells", {})
     by_id = {e.get("id"): e for e in entries.values() if e.get("ko") is not None}
@@ -121,10 +162,25 @@ def translate(en_nb, table: dict, source: str):
 def updated_table(en_nb, table: dict, source: str) -> dict:
     """The translation table ``sync`` writes: one entry per English markdown cell, in the
     notebook's order; a new or changed cell gets ``"ko": null`` (and its id's old translation
-    under ``"previous"``); entries that no cell uses any more are dropped."""
+    under ``"previous"``). A translation is never dropped: one that no cell uses any more, as
+    its translation or its ``"previous"``, moves to ``"orphans"`` (with its id, English and
+    Korean), and comes back as the cell's translation when a cell's English is its English
+    again. Untranslated entries that no cell uses are dropped."""
+    _notebook("en_nb", en_nb)
+    _table("table", table)
+    text("source", source)
     old = table.get("cells", {})
-    by_id = {e.get("id"): e for e in old.values() if e.get("ko") is not None}
-    cells = {}
+    # Every Korean text the old table holds, by the hash of the English it translates.
+    korean = {}
+    for key, entry in (*table.get("orphans", {}).items(), *old.items()):
+        prev = entry.get("previous")
+        if isinstance(prev, dict) and prev.get("ko") is not None and "en" in prev:
+            korean.setdefault(cell_hash(_text(prev["en"])),
+                              {"id": entry.get("id"), "en": prev["en"], "ko": prev["ko"]})
+        if entry.get("ko") is not None:
+            korean[key] = {"id": entry.get("id"), "en": entry["en"], "ko": entry["ko"]}
+    by_id = {e.get("id"): e for e in korean.values()}
+    cells, kept = {}, set()
     for cell in en_nb.cells:
         if cell.cell_type != "markdown":
             continue
@@ -132,17 +188,48 @@ def updated_table(en_nb, table: dict, source: str) -> dict:
         if key in cells:
             continue
         entry = dict(old.get(key) or {})
+        if entry.get("ko") is None and key in korean:      # an orphan (or a previous) comes back
+            entry = {"ko": korean[key]["ko"]}
         entry["id"] = cell.get("id")
         entry["en"] = _lines(cell.source)
         entry.setdefault("ko", None)
         if entry["ko"] is None:
             prev = by_id.get(cell.get("id"))
-            if prev is not None and prev is not old.get(key):
+            if prev is not None and cell_hash(_text(prev["en"])) != key:
                 entry["previous"] = {"en": prev["en"], "ko": prev["ko"]}
+                kept.add(cell_hash(_text(prev["en"])))
         else:
-            entry.pop("previous", None)
+            entry.pop("previous", None)       # translated again: the old text is done with
+            kept.add(key)
+        if "previous" in entry:
+            kept.add(cell_hash(_text(entry["previous"]["en"])))
         cells[key] = {k: entry[k] for k in ("id", "en", "ko", "previous") if k in entry}
-    return {"source": source, "cells": cells}
+    # Orphans: the Korean of every old entry, orphan, and previous of an entry no cell has any
+    # more, that no cell now uses (a previous replaced by a new translation is done with).
+    candidates = {h: e for h, e in korean.items()
+                  if h in old and old[h].get("ko") is not None or h in table.get("orphans", {})}
+    for key, entry in old.items():
+        prev = entry.get("previous")
+        if key not in cells and isinstance(prev, dict) and prev.get("ko") is not None:
+            h = cell_hash(_text(prev["en"]))
+            candidates.setdefault(h, korean[h])
+    orphans = {h: e for h, e in candidates.items() if h not in kept and h not in cells}
+    return {"source": source, "cells": cells, **({"orphans": orphans} if orphans else {})}
+
+
+def orphans(ed: "Edition | None" = None) -> list[str]:
+    """The translations kept under ``"orphans"``, one line per table: translations that no
+    English cell uses any more (their cells were removed or emptied)."""
+    ed = ed or Edition()
+    lines = []
+    for table_path in sorted(ed.translations.glob("*.json")):
+        kept = load_table(table_path).get("orphans", {})
+        if kept:
+            ids = ", ".join(str(e.get("id")) for e in kept.values())
+            lines.append(f"{ed.rel(table_path)}: {len(kept)} translation(s) no English cell uses "
+                         f"any more, kept under \"orphans\" (cell ids {ids}): restore the English "
+                         "cells (sync brings them back) or delete the orphans by hand")
+    return lines
 
 
 def _expected(ed: Edition, en_path: Path):
@@ -174,7 +261,7 @@ def sync(ed: Edition | None = None) -> list[str]:
     """Write the Korean notebooks, their translation tables and ko/_toc.yml; return what is
     still untranslated (one line per cell)."""
     import nbformat
-    ed = ed or Edition()
+    ed = _edition(ed)
     ed.notebooks.mkdir(parents=True, exist_ok=True)
     ed.translations.mkdir(parents=True, exist_ok=True)
     notes = []
@@ -183,23 +270,38 @@ def sync(ed: Edition | None = None) -> list[str]:
         if ed.root == ROOT and not _setup_cell_current(en_nb):
             print(f"warning: {ed.rel(en_path)}'s setup cell is not kernels.publish.notebooks' "
                   "(run `python -m kernels.publish.notebooks setup` first)", file=sys.stderr)
+        before = set(table.get("orphans", {}))
         table = updated_table(en_nb, table, ed.rel(en_path))
-        ed.table_path(en_path).write_text(dump_table(table), encoding="utf-8")
+        atomic_write(ed.table_path(en_path), dump_table(table))
         ko, untranslated = translate(en_nb, table, ed.rel(en_path))
-        nbformat.write(ko, ed.notebooks / en_path.name)
+        write_notebook(ko, ed.notebooks / en_path.name)
         notes += [f"{_where(en_path, i, c)}: {why}, left in English" for i, c, why in untranslated]
+        lost = [e for h, e in table.get("orphans", {}).items() if h not in before]
+        if lost:
+            notes.append(f"{ed.rel(en_path)} lost {len(lost)} translated cell(s) (ids "
+                         f"{', '.join(str(e.get('id')) for e in lost)}): their translations are "
+                         f"kept under \"orphans\" in {ed.rel(ed.table_path(en_path))}")
     for stale in sorted(set(ed.notebooks.glob("*.ipynb"))
                         - {ed.notebooks / p.name for p in ed.english_notebooks()}):
-        stale.unlink()
+        stale.unlink()      # generated from a table that stays: nothing translated is lost
         notes.append(f"removed {ed.rel(stale)}: no English notebook of that name")
-    (ed.dir / "_toc.yml").write_text(_toc(ed), encoding="utf-8")
+    atomic_write(ed.dir / "_toc.yml", _toc(ed))
     return notes
+
+
+def _edition(ed) -> Edition:
+    if ed is None:
+        return Edition()
+    if not isinstance(ed, Edition):
+        raise TypeError(f"ed must be a translate.Edition (or None: the book's), "
+                        f"got {type(ed).__name__}")
+    return ed
 
 
 def check(ed: Edition | None = None) -> list[str]:
     """Every reason the Korean edition is not current, one line each (empty: all is well)."""
     import nbformat
-    ed = ed or Edition()
+    ed = _edition(ed)
     problems = []
     english = ed.english_notebooks()
     for en_path in english:
@@ -229,6 +331,7 @@ def check(ed: Edition | None = None) -> list[str]:
         problems.append(f"{ed.rel(toc)} is not the English table of contents plus the glossary "
                         "(run `python -m kernels.publish.translate sync`)")
     problems += page_problems(ed)
+    problems += orphans(ed)
     return problems
 
 
@@ -248,7 +351,7 @@ def _first_difference(have: dict, want: dict) -> str:
 
 def page_problems(ed: Edition | None = None) -> list[str]:
     """Every English page needs a Korean one translated from its current text."""
-    ed = ed or Edition()
+    ed = _edition(ed)
     problems = []
     for page in ed.english_pages():
         ko, kept = ed.pages / page.name, ed.page_sources / page.name
@@ -264,7 +367,9 @@ def page_problems(ed: Edition | None = None) -> list[str]:
 
 def stamp(pages: list[Path], ed: Edition | None = None) -> None:
     """Record that the Korean pages now translate these English pages' current text."""
-    ed = ed or Edition()
+    ed = _edition(ed)
+    pages = [valid_path(f"pages[{i}]", p)
+             for i, p in enumerate(sequence("pages", pages, "English page paths"))]
     ed.page_sources.mkdir(parents=True, exist_ok=True)
     for page in pages:
         page = (ed.root / page).resolve() if not page.is_absolute() else page
@@ -272,10 +377,12 @@ def stamp(pages: list[Path], ed: Edition | None = None) -> None:
             raise SystemExit(f"{page}: not an English page of {ed.rel(ed.en_pages)}/")
         if not (ed.pages / page.name).exists():
             raise SystemExit(f"{ed.rel(ed.pages / page.name)} does not exist: translate it first")
-        (ed.page_sources / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+        atomic_write(ed.page_sources / page.name, page.read_text(encoding="utf-8"))
 
 
-def main(argv=None) -> None:
+def main(argv=None, ed: Edition | None = None) -> None:
+    """The command line; ``ed``: another edition than the book's (tests use a scratch copy)."""
+    ed = _edition(ed)
     parser = argparse.ArgumentParser(prog="python -m kernels.publish.translate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -285,12 +392,19 @@ def main(argv=None) -> None:
     st.add_argument("pages", nargs="+", type=Path)
     args = parser.parse_args(argv)
     if args.command == "sync":
-        notes = sync()
+        notes = sync(ed)
         print("\n".join(notes) if notes else "ko/notebooks: every markdown cell translated")
+        kept = orphans(ed)
+        if kept:
+            sys.exit("translations no English cell uses are kept, not lost:\n" + "\n".join(kept))
     elif args.command == "stamp":
-        stamp(args.pages)
+        for page in args.pages:
+            where = (ed.root / page) if not page.is_absolute() else page
+            if where.suffix != ".md" or not where.is_file():
+                parser.error(f"stamp: {page} is not an English page (book/NAME.md)")
+        stamp(args.pages, ed)
     else:
-        problems = check()
+        problems = check(ed)
         if problems:
             sys.exit("\n".join(problems))
         print("the Korean edition is complete and current")

@@ -13,14 +13,24 @@ solution the check must pass:
 
 The check, in order, stopping at the first problem:
 
-1. the text: no ``// FILL IN`` marker line left, and no ``#include`` but ``"conv1d_common.cuh"``
-   and CUDA's own headers (``<cuda/pipeline>``);
-2. NVRTC compiles it, with an include path that holds only a private copy of the common header
-   and libcu++ (the solutions and the rest of ``kernels/`` are out of reach); a compile error is
-   shown as the learner's line and the first error;
-3. the PTX (any machine; sm_80 for the first two, sm_90 for the bulk copy): a kernel with the
-   exercise's name and parameters, whose body has the exercise's instructions in order
-   (:attr:`Exercise.steps`: e.g. ``cp.async``, then ``cp.async.wait_*``, then ``bar.sync``);
+1. the text (a string, or UTF-8 bytes; at most 64 KiB; a byte-order mark and CRLF are fine): no
+   ``// FILL IN`` marker line left, and, read as the preprocessor reads it (line splices,
+   comments across lines, literals, raw strings, digraphs), no ``#include`` but
+   ``"conv1d_common.cuh"`` and CUDA's own headers (``<cuda/pipeline>``), named literally, and
+   nothing else that makes the preprocessor look for a file (``__has_include``, ``_Pragma``,
+   ``##``, ``#line``, unknown pragmas and directives, trigraphs are refused);
+2. NVRTC compiles it, in a separate process started in a private folder that holds only a copy
+   of the common header, with that folder and libcu++ as the include path (the solutions and the
+   rest of ``kernels/`` are out of reach; ``tests/test_exercise.py`` checks under strace that no
+   other file is opened), killed after :data:`COMPILE_LIMIT_S`; a compile error is shown as the
+   learner's line and the first error;
+3. the PTX (any machine; sm_80 for the first two, sm_90 for the bulk copy, assembled by ptxas
+   too): a kernel with the exercise's name and parameters, whose instructions (comments and
+   strings left out, the bodies of the ``.func`` it calls followed) are the exercise's, in order
+   (:attr:`Exercise.steps`: e.g. ``cp.async``, then ``cp.async.wait_*``, then ``bar.sync``; the
+   double buffer's second barrier inside the tile loop). Whether every thread reaches them is
+   not for a static check to say (a copy or a barrier under a condition that is never true is
+   in the PTX all the same): the verdict without a GPU says what the PTX has, no more;
 4. on a GPU of the exercise's generation or newer: a separate process
    (``python -m kernels.teach.exercise --run FOLDER``), killed after :data:`TIME_LIMIT_S`, runs it at
    every configuration of :attr:`Exercise.cases`, outputs poisoned with NaN and shared memory
@@ -29,33 +39,43 @@ The check, in order, stopping at the first problem:
    size where a missing wait or barrier shows; it prints its verdict as one line of JSON.
 
 :func:`check` raises :class:`ExerciseError` at the first problem; :func:`report` turns that into
-the line the notebook prints, and never raises.
+the line the notebook prints, and never raises, whatever it is given. Either takes at most
+``COMPILE_LIMIT_S`` (30 s) without a GPU, and ``2 * COMPILE_LIMIT_S + TIME_LIMIT_S`` (120 s)
+with one.
 """
 
 from __future__ import annotations
 
+import bisect
+import hashlib
 import json
 import os
 import re
+import reprlib
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
-from ..compile import KERNEL_DIR, Build, CompileError, compile_source, include_dirs
+from ..compile import CACHE_DIR, KERNEL_DIR, Build, include_dirs
 from ..device import gpu_available
 from ..reference import error_bound, random_inputs, reference
-from ..validate import choice, text
+from ..validate import choice
 
 HEADER = "conv1d_common.cuh"
 SIGNATURE = "(const float* x, const float* w, float* y, int n)"
-TIME_LIMIT_S = 60   # for the GPU run, generous: CuPy's start, ~20 launches and their checks
-RUNNER = [sys.executable, "-m", "kernels.teach.exercise", "--run"]   # + the folder
+MAX_SOURCE_BYTES = 64 * 1024
+COMPILE_LIMIT_S = 30   # for the compiles of one check together; each takes a second or two
+TIME_LIMIT_S = 60      # for the GPU run, generous: CuPy's start, ~20 launches and their checks
+RUNNER = [sys.executable, "-m", "kernels.teach.exercise", "--run"]       # + the folder
+COMPILER = [sys.executable, "-m", "kernels.teach.exercise", "--compile"]  # + the job's file
 
 
 class ExerciseError(AssertionError):
@@ -82,9 +102,11 @@ class Case(NamedTuple):
 
 @dataclass(frozen=True)
 class Step:
-    """An instruction the kernel's PTX must have: ``count`` matches of ``pattern`` after the
-    first match of step ``after`` and before the first of step ``before``. ``missing`` says what
-    to do when there is none at all, ``misplaced`` when there are some, elsewhere."""
+    """An instruction the kernel's PTX must have: ``count`` instructions that ``pattern``
+    matches after the first of step ``after`` (or at it, with ``at_or_after``: one instruction
+    may be two steps) and before the first of step ``before``, or in the loop around the first
+    of step ``loop_of``. ``missing`` says what to do when there is none at all, ``misplaced``
+    when there are some, elsewhere."""
     name: str
     pattern: re.Pattern
     missing: str
@@ -92,6 +114,8 @@ class Step:
     after: str | None = None
     before: str | None = None
     count: int = 1
+    at_or_after: bool = False
+    loop_of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -111,14 +135,17 @@ class Exercise:
 
 # 3. The PTX: what each exercise's kernel must issue, in order ----------------------------------
 
-CP_ASYNC = re.compile(r"\bcp\.async\.c[ag]\.shared")        # cuda::memcpy_async on sm_80+
-CP_WAIT = re.compile(r"\bcp\.async\.wait_(?:all|group)\b")  # pipe.consumer_wait()
-BAR = re.compile(r"\b(?:bar|barrier)\.(?:sync|red)\b")       # __syncthreads() and its kin
-MB_INIT = re.compile(r"\bmbarrier\.init\b")                   # init(&bar, count)
-FENCE = re.compile(r"\bfence\.proxy\.async\b")                # the proxy fence
-BULK = re.compile(r"\bcp\.async\.bulk\.shared")               # the bulk copy (TMA, 1D)
-EXPECT = re.compile(r"\bmbarrier\.(?:arrive\.)?expect_tx\b")  # the bytes the barrier expects
-MB_WAIT = re.compile(r"\bmbarrier\.(?:try|test)_wait\b")      # bar.wait(token)
+# Each matches an instruction's opcode (the PTX checks read instructions, not comments).
+CP_ASYNC = re.compile(r"cp\.async\.c[ag]\.shared")           # cuda::memcpy_async on sm_80+
+# pipe.consumer_wait(), or the wait on a cuda::barrier that the copies complete on
+CP_WAIT = re.compile(r"cp\.async\.wait_(?:all|group)\b|mbarrier\.(?:try|test)_wait\b")
+# __syncthreads() and its kin, or the wait on a cuda::barrier (the whole block arrives there)
+BAR = re.compile(r"(?:bar|barrier)(?:\.cta)?\.(?:sync|red)\b|mbarrier\.(?:try|test)_wait\b")
+MB_INIT = re.compile(r"mbarrier\.init\b")                   # init(&bar, count)
+FENCE = re.compile(r"fence\.proxy\.async\b")                # the proxy fence
+BULK = re.compile(r"cp\.async\.bulk\.shared")               # the bulk copy (TMA, 1D)
+EXPECT = re.compile(r"mbarrier\.(?:arrive\.)?expect_tx\b")  # the bytes the barrier expects
+MB_WAIT = re.compile(r"mbarrier\.(?:try|test)_wait\b")      # bar.wait(token)
 
 COPY = Step("copy", CP_ASYNC,
             "it compiles, but copies nothing asynchronously: on sm_80 the PTX has no cp.async. "
@@ -135,13 +162,13 @@ BARRIER = Step("barrier", BAR,
                "it synchronises before it waits (the PTX has bar.sync only before "
                "cp.async.wait): call __syncthreads() after pipe.consumer_wait(), so that every "
                "thread's copies have landed when the barrier opens.",
-               after="wait")
+               after="wait", at_or_after=True)
 REFILL = Step("refill", BAR,
               "", "it synchronises the block once per tile, for the wait. A buffer needs a second "
               "barrier: after every thread has computed from it and before the next iteration "
               "refills it (__syncthreads() at the end of the loop), or a fast warp overwrites a "
               "tile that a slow warp is still reading.",
-              after="copy", count=2)
+              loop_of="wait", count=2)
 
 INIT = Step("init", MB_INIT,
             "its barriers are never initialised (the PTX has no mbarrier.init): thread 0 calls "
@@ -184,7 +211,7 @@ EXERCISES = {
             # x and y twice a large L2, so that the copies come from DRAM and take long enough
             # for a missing wait or barrier to show (tests/test_stress.py plants one)
             Case(2**24, 256, 5, 256),
-            summary="on sm_80 issues cp.async, waits for it and synchronises the block",
+            summary="its sm_80 PTX has cp.async, then a wait, then a block barrier",
             advice="Does every thread call pipe.consumer_wait() and then __syncthreads() before "
                    "Phase 4?"),
         Exercise(
@@ -197,8 +224,8 @@ EXERCISES = {
              Case(513, 32, 32, 32, blocks=9), Case(100, 32, 5, 32, blocks=8),
              Case(3000, 1024, 9, 256, blocks=1)),
             Case(2**24, 256, 5, 256, blocks=4096),   # 16 tiles per block
-            summary="on sm_80 issues cp.async, waits for it and synchronises the block twice "
-                    "per tile",
+            summary="its sm_80 PTX has cp.async, then a wait, then a block barrier, and two "
+                    "barriers in the tile loop",
             advice="Does every thread wait (pipe.consumer_wait(), then __syncthreads()) before "
                    "reading a buffer, and does the block synchronise again after computing, "
                    "before the buffer is refilled?"),
@@ -214,7 +241,7 @@ EXERCISES = {
              Case(6, 32, 5, 32, stages=1)),
             Case(2**24, 1024, 5, 256, stages=2, blocks=1056),   # 8 blocks per SM of an H200
             run_arch=90,
-            summary="on sm_90 initialises its mbarriers, fences, issues cp.async.bulk with the "
+            summary="its sm_90 PTX initialises mbarriers, fences, has cp.async.bulk with the "
                     "bytes to expect and waits on the barrier",
             advice="Does every thread arrive and wait on the stage's barrier before reading "
                    "the buffer?"),
@@ -237,47 +264,174 @@ def solution(name: str = "async_halo") -> str:
 
 # 1. The text ------------------------------------------------------------------------------------
 
-# An #include line (also spelled %:include, #include_next, #import), and what it names.
-INCLUDE = re.compile(r"\s*(?:#|%:|\?\?=)\s*(?:include\w*|import)\b\s*(.*)")
-CUDA_HEADER = re.compile(r"<\w[\w.+-]*(/\w[\w.+-]*)*>")   # <cuda/pipeline>: relative, no ".."
+def _source(src) -> str:
+    """The answer as the compiler gets it: a string (bytes are read as UTF-8), no byte-order
+    mark, lines ending in a bare newline; ExerciseError if it is no text or too long."""
+    if isinstance(src, (bytes, bytearray)):
+        try:
+            src = bytes(src).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ExerciseError(f"the answer is bytes that are not UTF-8 text (byte {exc.start}); "
+                                "pass the kernel's source as a string") from None
+    if not isinstance(src, str):
+        raise ExerciseError(f"the answer must be the kernel's source as a string, got "
+                            f"{type(src).__name__} {reprlib.repr(src)}")
+    src = src.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if bad := re.search(r"[\ud800-\udfff\x00]", src):
+        what = "a NUL character" if bad[0] == "\0" else f"U+{ord(bad[0]):04X}, not a character"
+        raise ExerciseError(f"line {src.count(chr(10), 0, bad.start()) + 1} holds {what} "
+                            "(a lone surrogate): retype that line")
+    size = len(src.encode("utf-8"))
+    if size > MAX_SOURCE_BYTES:
+        raise ExerciseError(f"the answer is {size // 1024} KiB: an exercise's kernel fits in "
+                            f"{MAX_SOURCE_BYTES // 1024} KiB")
+    return src
 
 
 def _check_markers(src: str) -> None:
-    for number, line in enumerate(src.splitlines(), 1):
+    for number, line in enumerate(src.split("\n"), 1):
         if line.strip().startswith("// FILL IN"):   # a marker line, not a comment that names it
             raise ExerciseError(f"line {number} still says FILL IN (replace the marker line with "
                                 f"your code): {line.strip()}")
 
 
-def _logical_lines(src: str):
-    """(line number, text) of every logical line, backslash continuations joined."""
-    start, text = None, ""
-    for number, line in enumerate(src.splitlines(), 1):
-        start = start or number
-        if line.endswith("\\"):
-            text += line[:-1]
+# The preprocessor's view of the source, in one linear pass: C++'s translation phases 2 and 3
+# (line splices joined, then comments, literals and the other preprocessing tokens). Every
+# alternative matches wherever it starts (an unterminated comment or literal runs to the end of
+# the text or line, as the compiler reads it), so no position is scanned twice.
+TOKEN = re.compile(r"""
+    (?P<space>[ \t\f\v]+) | (?P<newline>\n)
+  | (?P<comment>//[^\n]* | /\*(?:.*?\*/|.*))
+  | (?P<raw>(?:u8|[uUL])?R"(?P<delimiter>[^ ()\\\t\f\v\n"]{0,16})\()
+  | (?P<literal>(?:u8|[uUL])?(?:"(?:[^"\\\n]|\\.)*"? | '(?:[^'\\\n]|\\.)*'?))
+  | (?P<number>\.?[0-9](?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*)
+  | (?P<identifier>[^\W0-9]\w*)
+  | (?P<hash>\#\#|%:%:|\#|%:)
+  | (?P<other>.)""", re.S | re.X)
+HEADER_NAME = re.compile(r'<[^>\n]*>?|"[^"\n]*"?')   # what follows #include: not a literal
+TRIGRAPH = re.compile(r"\?\?[=/'()!<>-]")
+DIRECTIVES = {"define", "undef", "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else",
+              "endif", "error", "warning", "pragma", "include"}
+PRAGMAS = {"unroll", "nounroll", "once", "nv_diag_suppress", "nv_diag_default", "nv_diag_warning",
+           "nv_diag_error", "nv_diag_once", "diag_suppress", "diag_default", "diag_warning",
+           "nv_diagnostic", "push_macro", "pop_macro", "message"}
+# Identifiers that make the preprocessor look for files, or build directives out of strings.
+FILE_DIRECTIVES = {"include", "include_next", "import", "embed"}   # what names a file
+REFUSED = {"__has_include", "__has_include_next", "__has_embed", "_Pragma", "__pragma"}
+CUDA_HEADER = re.compile(r"<\w[\w.+-]*(/\w[\w.+-]*)*>")   # <cuda/pipeline>: relative, no ".."
+ALLOWED = (f'"{HEADER}" and CUDA\'s own headers such as <cuda/pipeline>')
+
+
+class _Token(NamedTuple):
+    kind: str
+    text: str
+    line: int
+
+
+def _tokens(src: str):
+    """The preprocessing tokens of ``src`` with their lines (a header name after ``#include``
+    is one token, as the preprocessor reads it); ExerciseError for what this reading and the
+    compiler's might not agree on (trigraphs, a backslash before spaces at a line's end, a line
+    splice inside a raw string, a backslash outside a literal)."""
+    if bad := TRIGRAPH.search(src) or re.search(r"\\[ \t\f\v]+\n", src):
+        what = ("a trigraph (??=, ??/, ...)" if bad[0].startswith("??") else
+                "a backslash followed by spaces at the end of the line")
+        raise ExerciseError(f"line {src.count(chr(10), 0, bad.start()) + 1} holds {what}: "
+                            "remove it")
+    splices, pieces, at = [], src.split("\\\n"), 0
+    for piece in pieces[:-1]:   # where each splice was, in the joined text
+        at += len(piece)
+        splices.append(at)
+    text = "".join(pieces)
+    newlines = [m.start() for m in re.finditer("\n", text)]
+
+    def line(pos: int) -> int:
+        return 1 + bisect.bisect_left(newlines, pos) + bisect.bisect_right(splices, pos)
+
+    pos, name, include = 0, False, False   # after a directive's "#"; after its "include"
+    start_of_line = True                        # only spaces and comments so far on this line
+    while pos < len(text):
+        if include and (m := HEADER_NAME.match(text, pos)):
+            kind, end = "header", m.end()
+        else:
+            m = TOKEN.match(text, pos)
+            kind, end = m.lastgroup, m.end()
+            if kind == "raw":
+                close = text.find(f"){m['delimiter']}\"", end)
+                end = len(text) if close < 0 else close + len(m["delimiter"]) + 2
+                if bisect.bisect_right(splices, end) > bisect.bisect_right(splices, pos):
+                    raise ExerciseError(f"line {line(pos)}: a raw string with a backslash at "
+                                        "the end of a line: remove the backslash")
+                kind = "literal"
+        token = _Token(kind, text[pos:end], line(pos))
+        pos = end
+        if kind == "other" and token.text == "\\":
+            raise ExerciseError(f"line {token.line}: a backslash outside a string or character "
+                                "literal: remove it")
+        if kind == "space" or kind == "comment" and "\n" not in token.text:
+            yield token
             continue
-        yield start, text + line
-        start, text = None, ""
-    if start:
-        yield start, text
+        # a comment across lines counts as a line's end: a directive after it is checked even
+        # where the preprocessor (to which the comment is one space) would not read one
+        ends_line = kind in ("newline", "comment")
+        if ends_line:
+            name = include = False
+        elif kind == "hash" and start_of_line and token.text in ("#", "%:"):
+            name = True   # the next token names the directive
+            token = token._replace(kind="directive")
+        else:
+            include = name and kind == "identifier" and token.text in FILE_DIRECTIVES
+            name = False
+        start_of_line = ends_line
+        yield token
 
 
-def _check_includes(src: str) -> None:
-    """Refuse, before compiling, any ``#include`` but the common header and CUDA's headers: the
-    compiler would echo a file it cannot parse, and the solution must stay out of reach."""
-    for number, line in _logical_lines(src):
-        m = INCLUDE.match(re.sub(r"/\*.*?\*/", " ", line))
-        if not m:
+def _directive_text(tokens: list[_Token]) -> str:
+    shown = " ".join(t.text for t in tokens if t.kind not in ("space", "comment", "newline"))
+    shown = shown.replace("# ", "#", 1).replace("%: ", "%:", 1)
+    return shown if len(shown) <= 100 else shown[:97] + "..."
+
+
+def _check_preprocessing(src: str) -> None:
+    """Refuse, before compiling, whatever could make the compiler open a file but the common
+    header and CUDA's headers (the solutions must stay out of reach, and the compiler would
+    echo a file it cannot parse), or read the source differently from this check: every
+    ``#include`` must name one of them, literally; no other directive opens files."""
+    tokens = list(_tokens(src))
+    for i, token in enumerate(tokens):
+        if token.kind == "identifier" and token.text in REFUSED:
+            raise ExerciseError(f"line {token.line}: {token.text} is refused: the kernel may "
+                                f"include only {ALLOWED}, with #include")
+        if token.kind == "hash" and token.text in ("##", "%:%:"):
+            raise ExerciseError(f"line {token.line}: ## (token pasting) is refused in an "
+                                "exercise: write the names out")
+        if token.kind != "directive":
             continue
-        name = re.sub(r"\s*//.*", "", m.group(1)).strip()
-        if name != f'"{HEADER}"' and not (CUDA_HEADER.fullmatch(name) and ".." not in name):
-            raise ExerciseError(f"line {number}: {line.strip()} is refused: the kernel may "
-                                f'include only "{HEADER}" and CUDA\'s own headers such as '
-                                "<cuda/pipeline>")
+        rest, j = [], i + 1
+        while j < len(tokens) and not (tokens[j].kind in ("newline", "directive") or
+                                       tokens[j].kind == "comment" and "\n" in tokens[j].text):
+            if tokens[j].kind not in ("space", "comment"):
+                rest.append(tokens[j])
+            j += 1
+        shown = _directive_text([token, *rest])
+        name = rest[0].text if rest and rest[0].kind == "identifier" else ""
+        if not rest:
+            continue   # the null directive: a lone #
+        if name in FILE_DIRECTIVES:
+            header = rest[1].text if len(rest) == 2 and rest[1].kind == "header" else ""
+            if name != "include" or not (header == f'"{HEADER}"' or CUDA_HEADER.fullmatch(header)
+                                         and ".." not in header):
+                raise ExerciseError(f"line {token.line}: {shown} is refused: the kernel may "
+                                    f"include only {ALLOWED}")
+        elif name not in DIRECTIVES:
+            raise ExerciseError(f"line {token.line}: {shown} is refused: an exercise needs no "
+                                f"#{name or rest[0].text}")
+        elif name == "pragma" and (len(rest) < 2 or rest[1].text not in PRAGMAS):
+            raise ExerciseError(f"line {token.line}: {shown} is refused: a kernel needs no "
+                                "#pragma but unroll and the like (nv_diag_suppress...)")
 
 
-# 2. Compiling -----------------------------------------------------------------------------------
+# 2. Compiling, in a separate process ------------------------------------------------------------
 
 @dataclass(frozen=True)
 class LearnerBuild(Build):
@@ -298,6 +452,114 @@ def _private_include(folder: Path) -> str:
     include.mkdir()
     shutil.copy(KERNEL_DIR / HEADER, include / HEADER)
     return str(include)
+
+
+class Deadline:
+    """The time left to one check: every compile and the GPU run share it."""
+
+    def __init__(self, seconds: float):
+        self.end = time.monotonic() + seconds
+
+    def left(self, most: float) -> float:
+        return max(0.1, min(most, self.end - time.monotonic()))
+
+
+def _cache_key(src: str, kernel: str, build: LearnerBuild) -> str:
+    options = [o for o in build.options() if not o.startswith("-I")]   # not the private folder
+    from ..compile import _cupy_version, nvrtc_version
+    key = "\0".join([src, kernel, (KERNEL_DIR / HEADER).read_text(), *options,
+                     str(nvrtc_version()), _cupy_version()])
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def _compile_many(src: str, ex: Exercise, builds: list[LearnerBuild], folder: Path,
+                  deadline: Deadline, what: list[str] | None = None) -> list[tuple[bytes, bytes]]:
+    """(PTX, CUBIN) of every build (an empty CUBIN for a ``compute_`` target), each compiled
+    in a separate process (``python -m kernels.teach.exercise --compile JOB``) started in the
+    private folder, all at once, killed once :data:`COMPILE_LIMIT_S` (or the deadline) has
+    passed: NVRTC cannot be stopped in-process, and a few macros can keep its preprocessor busy
+    for hours. Compilations are cached on disk by source and options."""
+    cache = CACHE_DIR / "exercise"
+    keys = [_cache_key(src, ex.kernel, build) for build in builds]
+    (folder / "answer.cu").write_text(src, encoding="utf-8")
+    running = {}
+    for i, (key, build) in enumerate(zip(keys, builds)):
+        if not (cache / f"{key}.json").exists():
+            job = folder / f"job{i}.json"
+            job.write_text(json.dumps({"source": str(folder / "answer.cu"), "kernel": ex.kernel,
+                                       "options": build.options(), "out": str(cache / key)}))
+            running[i] = subprocess.Popen([*COMPILER, str(job)], cwd=build.include or folder,
+                                          env=_child_env(), stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.PIPE, start_new_session=True)
+    limit = deadline.left(COMPILE_LIMIT_S)
+    try:
+        for i, process in running.items():
+            _, err = process.communicate(timeout=deadline.left(limit))
+            if process.returncode and not (cache / f"{keys[i]}.json").exists():
+                last = (err.decode("utf-8", "replace").strip().splitlines() or ["no output"])[-1]
+                raise ExerciseError(f"the compiler failed (exit {process.returncode}): {last}")
+    except subprocess.TimeoutExpired:
+        raise ExerciseError(f"it did not compile within {limit:.0f} s: macros that expand "
+                            "to millions of tokens, or templates nested too deep?") from None
+    finally:
+        for process in running.values():
+            if process.poll() is None:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)   # its own session: it and no other
+                except ProcessLookupError:
+                    pass
+                process.wait()
+    done = []
+    for i, key in enumerate(keys):
+        if not (cache / f"{key}.json").exists():
+            raise ExerciseError("the compiler stopped without a word: try again")
+        result = json.loads((cache / f"{key}.json").read_text())
+        if result["log"] is not None:
+            raise DoesNotCompile(f"it does not compile{what[i] if what else ''}: "
+                                 f"{_first_error(result['log'], src, ex.kernel)}")
+        done.append(tuple(Path(f"{cache / key}.{kind}").read_bytes() for kind in ("ptx", "cubin")))
+    return done
+
+
+def _child_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(KERNEL_DIR.parent), os.environ.get("PYTHONPATH")) if p)}
+
+
+def compile_job(job_file: Path) -> None:
+    """The compiling side (the separate process): compile one job's source with its options,
+    and leave PTX, CUBIN and ``.json`` (NVRTC's log, or null) beside ``out``, the cache's name
+    for it; the ``.json`` is written last, so that it means the rest is whole."""
+    from ..compile import _nvrtc
+    nvrtc = _nvrtc()
+    job = json.loads(Path(job_file).read_text())
+    src = Path(job["source"]).read_text(encoding="utf-8")
+    prog = nvrtc.createProgram(src, f"{job['kernel']}.cu", [], [])
+    log, binaries = None, {"ptx": b"", "cubin": b""}
+    try:
+        try:
+            nvrtc.compileProgram(prog, job["options"])
+            for kind, get in (("ptx", nvrtc.getPTX), ("cubin", nvrtc.getCUBIN)):
+                if kind == "ptx" or any(o.startswith("--gpu-architecture=sm_")
+                                        for o in job["options"]):
+                    binary = get(prog)
+                    binaries[kind] = binary if isinstance(binary, bytes) else binary.encode()
+        except nvrtc.NVRTCError:
+            log = nvrtc.getProgramLog(prog)
+            log = log.decode("utf-8", "replace") if isinstance(log, bytes) else log
+    finally:
+        nvrtc.destroyProgram(prog)
+    out = Path(job["out"])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for kind, binary in binaries.items():
+        _write_atomically(out.with_name(f"{out.name}.{kind}"), binary)
+    _write_atomically(out.with_name(f"{out.name}.json"), json.dumps({"log": log}).encode())
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
 
 
 ERROR = re.compile(r"(?P<file>.+?)\((?P<line>\d+)\): (?:catastrophic )?error[^:]*: (?P<what>.*)")
@@ -329,7 +591,7 @@ def _first_error(log: str, src: str, name: str) -> str:
 
 
 def _source_line(src: str, number: int) -> str:
-    lines = src.splitlines()
+    lines = src.split("\n")
     line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
     return line if len(line) <= 100 else line[:97] + "..."
 
@@ -340,87 +602,184 @@ def _instantiated_at(following: list[str], name: str) -> int | None:
     for line in following:
         if LOCATION.match(line):   # the next message: this error's lines are over
             return None
-        at = re.search(rf"at line (\d+) of \S*{name}\.cu", line)
+        at = re.search(rf"at line (\d+) of \S*{re.escape(name)}\.cu", line)
         if at:
             return int(at.group(1))
     return None
 
 
-def _compile(src: str, ex: Exercise, build: LearnerBuild, what: str = "") -> bytes:
-    try:
-        return compile_source(src, ex.kernel, build)
-    except CompileError as exc:
-        raise DoesNotCompile(f"it does not compile{what}: "
-                             f"{_first_error(exc.log, src, ex.kernel)}") from None
-
-
 # 3. The PTX -------------------------------------------------------------------------------------
 
-def _kernel_body(ptx: str, name: str) -> str:
-    """The PTX body of the learner's kernel; ExerciseError unless it has the right name and
-    parameters (three pointers and an int)."""
+# What the PTX checks read: instructions, not comments or strings (inline asm may hold either).
+PTX_NOISE = re.compile(r'"[^"\n]*"|//[^\n]*|/\*(?:.*?\*/|.*)', re.S)
+PTX_FUNCTION = re.compile(r"\.(?P<kind>entry|func)\s*(?:\([^)]*\)\s*)?(?P<name>[\w$%]+)\s*"
+                          r"(?:\((?P<params>[^)]*)\))?")
+PTX_TOP, PTX_OPENING, PTX_BRACE = (re.compile(r"[{}]|\.(?:entry|func)\b"), re.compile(r"[{;]"),
+                                   re.compile(r"[{}]"))
+PTX_LABEL = re.compile(r"\s*([\w$%]+)\s*:(?!:)")
+PTX_CALL = re.compile(r"call(?:\.uni)?\s*(?:\([^)]*\)\s*,\s*)?([\w$%]+)")
+PTX_BRANCH = re.compile(r"bra(?:\.uni)?\s+([\w$%]+)")
+MAX_INSTRUCTIONS = 200_000   # of a kernel with its functions inlined
+
+
+class _Function(NamedTuple):
+    kind: str
+    params: str
+    body: str   # between its braces, comments and strings blanked
+
+
+def _ptx_functions(ptx: str) -> dict[str, _Function]:
+    """Every function the PTX defines (``.entry`` kernels and ``.func`` device functions), its
+    body found by matching braces, at any depth (inline PTX opens its own)."""
+    text = PTX_NOISE.sub(lambda m: '""' if m[0].startswith('"') else " ", ptx)
+    functions, pos = {}, 0
+    while m := PTX_TOP.search(text, pos):
+        pos = m.end()
+        if m[0] == "{" or m[0] == "}":
+            continue   # a brace outside any function (there is none in NVRTC's PTX)
+        header = PTX_FUNCTION.match(text, m.start())
+        opening = PTX_OPENING.search(text, m.start())
+        if not header or not opening or opening[0] == ";":   # a declaration: no body
+            pos = opening.end() if opening else len(text)
+            continue
+        depth, end = 0, opening.start()
+        for brace in PTX_BRACE.finditer(text, opening.start()):
+            depth += 1 if brace[0] == "{" else -1
+            if depth == 0:
+                end = brace.end()
+                break
+        else:
+            end = len(text)
+        functions[header["name"]] = _Function(header["kind"], header["params"] or "",
+                                              text[opening.end():end - 1])
+        pos = end
+    return functions
+
+
+def _instructions(functions: dict[str, _Function], name: str) -> list[str]:
+    """The instructions of function ``name`` in the order the PTX lists them, each called
+    ``.func`` inlined where it is called (recursion aside): predicate and labels stay, as
+    ``"@%p1 bra $L__BB0_2"`` and ``"$L__BB0_2:"``."""
+    out: list[str] = []
+
+    def walk(function: str, calling: tuple[str, ...]) -> None:
+        for statement in re.split(r"[;{}]", functions[function].body):
+            while label := PTX_LABEL.match(statement):
+                out.append(label[1] + ":")
+                statement = statement[label.end():]
+            statement = " ".join(statement.split())
+            if not statement or statement.startswith("."):   # .reg, .shared, .pragma...
+                continue
+            if len(out) >= MAX_INSTRUCTIONS:
+                raise ExerciseError(f"its PTX has more than {MAX_INSTRUCTIONS} instructions, "
+                                    "functions inlined: an exercise's kernel is much shorter")
+            out.append(statement)
+            call = PTX_CALL.match(_opcode_and_rest(statement))
+            if call and call[1] in functions and call[1] not in calling:
+                walk(call[1], (*calling, call[1]))
+
+    walk(name, (name,))
+    return out
+
+
+def _opcode_and_rest(instruction: str) -> str:
+    """The instruction without its guard predicate: ``@!%p1 bra L`` -> ``bra L``."""
+    return re.sub(r"^@!?%?[\w$]+\s*", "", instruction)
+
+
+def _kernel_instructions(ptx: str, name: str) -> list[str]:
+    """The PTX instructions of the learner's kernel, its functions inlined; ExerciseError
+    unless it has the right name and parameters (three pointers and an int)."""
     keep = f'keep extern "C" __global__ void {name}{SIGNATURE}'
-    m = re.search(rf"\.entry\s+{name}\s*\((?P<params>[^)]*)\)(?P<body>.*?)^\}}", ptx, re.S | re.M)
-    if not m:
-        names = re.findall(r"\.entry\s+(\w+)", ptx)
+    functions = _ptx_functions(ptx)
+    kernel = functions.get(name)
+    if not kernel or kernel.kind != "entry":
+        names = [found for found, f in functions.items() if f.kind == "entry"]
         if any(found.startswith("_Z") and name in found for found in names):
             raise ExerciseError(f'the kernel lost its extern "C" (its name is mangled): {keep}')
         found = f"the kernel is named {names[0]}" if names else "there is no __global__ kernel"
         raise ExerciseError(f"{found}; the check launches {name}: {keep}")
-    types = re.findall(r"\.param\s+\.(\w+)", m["params"])
+    types = re.findall(r"\.param\s+\.(\w+)", kernel.params)
     if types[:3] != ["u64"] * 3 or types[3:] not in (["u32"], ["s32"]):
         raise ExerciseError(f"{name} must keep its parameters {SIGNATURE}")
-    return m["body"]
+    return _instructions(functions, name)
 
 
-def _check_structure(body: str, steps: tuple[Step, ...]) -> None:
-    """Each step's instruction where it belongs, in the kernel's PTX (the PTX lists the code in
-    the order it runs, loops aside: what follows a loop comes after it)."""
+def _loops(instructions: list[str]) -> list[range]:
+    """Where the loops are: from a label to a branch back to it (the PTX lists the code in the
+    order it runs, loops aside)."""
+    labels: dict[str, int] = {}
+    loops = []
+    for i, instruction in enumerate(instructions):
+        if instruction.endswith(":"):
+            labels[instruction[:-1]] = i
+        elif (branch := PTX_BRANCH.match(_opcode_and_rest(instruction))) \
+                and branch[1] in labels:
+            loops.append(range(labels[branch[1]], i + 1))
+    return loops
+
+
+def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> None:
+    """Each step's instruction where it belongs, in the kernel's instructions: after the first
+    of step ``after`` (or at it, for ``at_or_after``), before the first of step ``before``, or
+    in the outermost loop around the first of step ``loop_of``."""
+    opcodes = [_opcode_and_rest(i) for i in instructions]
     by_name = {step.name: step for step in steps}
     first: dict[str, int] = {}
+
+    def where(step: Step, start: int = 0, end: int | None = None) -> list[int]:
+        return [i for i in range(start, len(opcodes) if end is None else end)
+                if step.pattern.match(opcodes[i])]
+
     for step in steps:
-        start = first[step.after] if step.after else 0
-        end = len(body)
-        if step.before and (m := by_name[step.before].pattern.search(body, start)):
-            end = m.start()
-        found = [m.start() for m in step.pattern.finditer(body, start, end)]
+        start, end = 0, len(opcodes)
+        if step.after:
+            start = first[step.after] + (0 if step.at_or_after else 1)
+        if step.before and (found := where(by_name[step.before], start)):
+            end = found[0]
+        if step.loop_of:
+            around = [loop for loop in _loops(instructions) if first[step.loop_of] in loop]
+            start, end = (min(around, key=lambda r: r.start).start,
+                          max(around, key=lambda r: r.stop).stop) if around else (0, 0)
+        found = where(step, start, end)
         if len(found) < step.count:
-            raise ExerciseError(step.misplaced if step.misplaced and step.pattern.search(body)
-                                else step.missing)
+            raise ExerciseError(step.misplaced if step.misplaced and where(step) else step.missing)
         first[step.name] = found[0]
 
 
 # 4. The GPU -------------------------------------------------------------------------------------
 
-def _build_cases(src: str, ex: Exercise, folder: Path, include: str) -> None:
+def _build_cases(src: str, ex: Exercise, folder: Path, include: str,
+                 deadline: Deadline | None = None) -> None:
     """Compile the kernel for this GPU at every configuration, and the stress build, into
     ``folder``, with ``cases.json`` saying how to launch each."""
     from ..launch import gpu_target
     target = gpu_target("async_halo")   # this GPU, or the generation the book runs as
-    todo = []
+    todo, builds, what = [], [], []
     for number, (case, jitter) in enumerate([(c, False) for c in ex.cases] + [(ex.stress, True)]):
-        build = LearnerBuild(case.tile, case.k, case.threads, target, case.stages, jitter=jitter,
-                             include=include)
-        binary = f"case{number}.{'cubin' if build.machine_code else 'ptx'}"
+        builds.append(LearnerBuild(case.tile, case.k, case.threads, target, case.stages,
+                                   jitter=jitter, include=include))
         stages = f", {case.stages} stages" if case.stages else ""
-        (folder / binary).write_bytes(
-            _compile(src, ex, build, f" with tile={case.tile}, K={case.k}{stages}"))
-        todo.append(dict(case._asdict(), blocks=case.grid(), jitter=jitter, binary=binary,
+        what.append(f" with tile={case.tile}, K={case.k}{stages}")
+        todo.append(dict(case._asdict(), blocks=case.grid(), jitter=jitter,
+                         binary=f"case{number}.{'cubin' if builds[-1].machine_code else 'ptx'}",
                          launches=STRESS_LAUNCHES if jitter else 1, kernel=ex.kernel,
                          advice=ex.advice))
+    compiled = _compile_many(src, ex, builds, folder, deadline or Deadline(COMPILE_LIMIT_S), what)
+    for case, build, (ptx, cubin) in zip(todo, builds, compiled):
+        (folder / case["binary"]).write_bytes(cubin if build.machine_code else ptx)
     (folder / "cases.json").write_text(json.dumps(todo))
 
 
-def _run_on_gpu(folder: Path) -> str:
+def _run_on_gpu(folder: Path, deadline: Deadline | None = None) -> str:
     """Run the cases in a separate process, so that a kernel that never ends is killed after
     TIME_LIMIT_S and the notebook goes on. Returns its verdict or raises its message."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (str(KERNEL_DIR.parent), os.environ.get("PYTHONPATH")) if p)}
+    limit = (deadline or Deadline(TIME_LIMIT_S)).left(TIME_LIMIT_S)
     try:
         done = subprocess.run([*RUNNER, str(folder)], capture_output=True, text=True,
-                              timeout=TIME_LIMIT_S, cwd=folder, env=env)
+                              errors="replace", timeout=limit, cwd=folder, env=_child_env())
     except subprocess.TimeoutExpired:
-        raise ExerciseError(f"it did not finish within {TIME_LIMIT_S} s on the GPU: a loop that "
+        raise ExerciseError(f"it did not finish within {limit:.0f} s on the GPU: a loop that "
                             "never ends, a barrier that some threads never reach, or a bulk "
                             "copy whose bytes never all arrive?") from None
     try:
@@ -524,11 +883,18 @@ def run_cases(folder: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m kernels.teach.exercise --run FOLDER``: print the GPU verdict as one line of JSON."""
+    """``python -m kernels.teach.exercise --run FOLDER``: print the GPU verdict as one line of JSON;
+    ``--compile JOB``: compile one job of the check (see :func:`compile_job`)."""
     import argparse
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--run", type=Path, required=True, help="a folder made by the check")
-    folder = parser.parse_args(argv).run
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--run", type=Path, help="a folder made by the check")
+    group.add_argument("--compile", type=Path, help="a job file made by the check")
+    args = parser.parse_args(argv)
+    if args.compile:
+        compile_job(args.compile)
+        return
+    folder = args.run
     try:
         verdict = {"passed": True, "verdict": run_cases(folder)}
     except ExerciseError as exc:
@@ -538,22 +904,34 @@ def main(argv: list[str] | None = None) -> None:
 
 # The check --------------------------------------------------------------------------------------
 
-def _check(src: str, name: str) -> tuple[bool, str]:
+# What no check here decides, said in every verdict that passes: the PTX has the instructions
+# and the outputs are right, but a copy the learner put where it never runs (under a condition
+# that is never true) looks the same to the PTX and leaves plain loads to get the outputs right.
+NOT_CHECKED = "not checked: that each of those instructions runs on every path"
+
+
+def _check(src, name) -> tuple[bool, str]:
     """(whether it ran on a GPU, the verdict); ExerciseError at the first problem."""
-    ex = get(name)
-    src = text("src", src)
+    try:
+        ex = get(name)
+    except (TypeError, ValueError) as exc:
+        raise ExerciseError(str(exc)) from None
+    src = _source(src)
     _check_markers(src)
-    _check_includes(src)
+    _check_preprocessing(src)
+    runs = gpu_available()
+    deadline = Deadline(COMPILE_LIMIT_S + (COMPILE_LIMIT_S + TIME_LIMIT_S if runs else 0))
     with tempfile.TemporaryDirectory(prefix=f"{ex.key}-exercise-") as tmp:
         folder = Path(tmp)
         include = _private_include(folder)
         first = ex.cases[0]
-        build = LearnerBuild(first.tile, first.k, first.threads, f"compute_{ex.ptx_arch}",
-                             first.stages, include=include)
-        ptx = _compile(src, ex, build).decode()
-        _check_structure(_kernel_body(ptx, ex.kernel), ex.steps)
+        build = LearnerBuild(first.tile, first.k, first.threads, f"sm_{ex.ptx_arch}",
+                             first.stages, include=include)   # machine code: ptxas reads it too
+        [(ptx, _)] = _compile_many(src, ex, [build], folder, deadline)
+        _check_structure(_kernel_instructions(ptx.decode("utf-8", "replace"), ex.kernel),
+                         ex.steps)
         static = f"compiles with NVRTC, and {ex.summary}"
-        if not gpu_available():
+        if not runs:
             return False, (f"{static}; " + (
                 f"running it needs sm_{ex.run_arch} or newer (an H100 or H200; Colab's T4, L4 "
                 "and A100 are older)" if ex.run_arch else
@@ -563,24 +941,29 @@ def _check(src: str, name: str) -> tuple[bool, str]:
         if arch < ex.run_arch:
             return False, (f"{static}; running it needs sm_{ex.run_arch} or newer, and the book "
                            f"runs as sm_{arch} here")
-        _build_cases(src, ex, folder, include)
-        return True, _run_on_gpu(folder)
+        _build_cases(src, ex, folder, include, deadline)
+        return True, f"{static}; {_run_on_gpu(folder, deadline)}; {NOT_CHECKED}"
 
 
 def check(src: str, name: str = "async_halo") -> str:
     """Check a learner's kernel for exercise ``name`` (see the module's docstring); raise
     ``ExerciseError`` at the first problem, with a specific message. Returns a one-line
-    verdict."""
+    verdict. It takes at most :data:`COMPILE_LIMIT_S` (30 s) without a GPU, and
+    ``2 * COMPILE_LIMIT_S + TIME_LIMIT_S`` (120 s) with one."""
     return _check(src, name)[1]
 
 
 def report(src: str, name: str = "async_halo") -> str:
-    """The check's verdict as one paragraph, never raising: what the notebook prints, so that
-    "Run all" goes on past an unfinished exercise."""
+    """The check's verdict as one paragraph, never raising, whatever it is given, within the
+    time :func:`check` takes: what the notebook prints, so that "Run all" goes on past an
+    unfinished exercise."""
     try:
         ran, verdict = _check(src, name)
     except ExerciseError as exc:
         return f"NOT YET: {exc}"
+    except Exception as exc:   # a fault of the check's, not of the answer's
+        return (f"NOT CHECKED: the check itself failed ({type(exc).__name__}: "
+                f"{reprlib.repr(str(exc))[1:-1]}); please report it.")
     return f"PASSED: {verdict}." if ran else f"COMPILES, NOT RUN: {verdict}."
 
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import variants as V
+from .. import launch, variants as V
 from ..device import compute_capability, gpu_available, target_arch
 from ..geometry import launch_config
-from ..launch import conv1d
 from ..reference import error_bound, random_inputs, reference, wrong_outputs
-from ..validate import flag
+from ..validate import flag, sequence
 
 N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)   # the emulation's: seconds at most
 N_CHOICES_GPU = N_CHOICES + (2**24, 2**26)   # x and y past any L2 cache: DRAM-bound
@@ -64,9 +63,11 @@ class Run:
         options = "".join(f", {name}={value}" for name, value in
                           (("threads", self.threads), ("stages", self.stages),
                            ("arch", self.arch)) if value is not None)
+        # three short lines (the page's column holds about 80 characters)
         return (f"{self.variant}, N={self.n}, tile={self.tile}, K={self.k}{options} "
-                f"[{self.backend}]: {verdict}; largest error {self.max_error:.2e} "
-                f"({self.max_error_over_bound:.2g} × the rounding bound); {time}")
+                f"[{self.backend}]: {verdict}\n"
+                f"  largest error {self.max_error:.2e} ({self.max_error_over_bound:.2g} × the "
+                f"rounding bound)\n  {time}")
 
     def regime(self) -> list[str]:
         """Why this run's GB/s are not DRAM bandwidth, if they are not: one sentence each."""
@@ -95,6 +96,12 @@ def n_choices() -> tuple[int, ...]:
 def generation_choices(*variants: str | None) -> tuple[tuple[str, int | None], ...]:
     """(label, arch) of the generations the book can build ``variants`` for here: its own
     (``None``), and on a GPU the older ones (A100, T4) that every variant named runs on."""
+    for v in variants:
+        if isinstance(v, (list, tuple)):
+            raise TypeError(f"generation_choices takes variant names as arguments: "
+                            f"generation_choices(*{v!r}), not a {type(v).__name__}")
+        if v is not None:
+            V.get(v)
     if not gpu_available():
         return (("emulation", None),)
     top = target_arch()
@@ -113,22 +120,22 @@ def run(variant: str = "async_halo", n: int = 16384, tile: int = 256, k: int = 5
     ``stages``, ``arch`` as :func:`kernels.conv1d` takes them), check it and, on a GPU when
     ``timed``, time it beside a copy of the same bytes. Every argument is checked before
     anything runs."""
-    launch_config(n, k, tile, threads, variant, stages)   # as conv1d takes them
+    cfg = launch_config(n, k, tile, threads, variant, stages)   # laid out once, here
     timed = flag("timed", timed)
     x, w = random_inputs(n, k, seed)             # and the seed
-    y = conv1d(x, w, variant, tile=tile, threads=threads, stages=stages, arch=arch)
+    y = launch.run(cfg, x, w, arch=arch)
     err = np.abs(y.astype(np.float64) - reference(x, w))
     median = copy = l2 = None
     if gpu_available() and timed:   # the benchmark's own timing, copy beside kernel
         import cupy
 
-        from ..measure.bench import time_copy, time_variant
+        from ..measure.bench import time_copy, time_launch
         from ..device import device_info
         xd, wd = cupy.asarray(x), cupy.asarray(w)
         yd = cupy.empty_like(xd)
         copy = time_copy(xd, yd, k).median_us
-        launch = dict(tile=tile, threads=threads, stages=stages, arch=arch)
-        median = time_variant(variant, xd, wd, yd, copy, launch, check=None).median_us
+        median = time_launch(launch.prepare_config(cfg, xd, wd, yd, arch=arch), copy,
+                             check=None).median_us
         l2 = device_info().get("l2_bytes")
     return Run(variant, n, tile, k, "GPU" if gpu_available() else "emulation", y, x, w,
                int(wrong_outputs(y, x, w).size), float(np.nanmax(err)),
@@ -139,5 +146,9 @@ def compare(variants, n: int = 16384, tile: int = 256, k: int = 5, threads: int 
             stages: int | None = None, arch: int | None = None, seed: int = 28) -> list[Run]:
     """:func:`run` each of ``variants`` on the same inputs; ``stages`` goes to the staged
     variants only."""
+    if isinstance(variants, str):
+        raise TypeError(f"variants must be a list of variant names, e.g. [{variants!r}], not a "
+                        "string (a string would be read letter by letter: 'a', 's', ...)")
+    variants = sequence("variants", variants, "variant names")
     return [run(v, n, tile, k, seed, threads=threads, arch=arch,
                 stages=stages if V.get(v).staged else None) for v in variants]

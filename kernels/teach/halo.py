@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from ..geometry import launch_config
 
+MAX_CELLS = 100_000   # one object per cell: a picture's worth, never a whole vector's
+
 
 @dataclass(frozen=True)
 class HaloCell:
@@ -17,8 +19,14 @@ class HaloCell:
 
 
 def halo_cells(n: int, tile: int, k: int) -> list[HaloCell]:
-    """Every halo cell of every block, for ``n`` inputs, tiles of ``tile``, ``k`` taps."""
+    """Every halo cell of every block, for ``n`` inputs, tiles of ``tile``, ``k`` taps (at most
+    :data:`MAX_CELLS` of them: one object each)."""
     cfg = launch_config(n, k, tile)
+    n, tile, k = cfg.n, cfg.tile, cfg.k
+    if cfg.tiles * (k - 1) > MAX_CELLS:
+        raise ValueError(f"halo_cells lists every halo cell: at most {MAX_CELLS}, got "
+                         f"{cfg.tiles} tiles x {k - 1} = {cfg.tiles * (k - 1)}; use a smaller n "
+                         "or a larger tile")
     left, right = k // 2, k - 1 - k // 2
     cells = []
     for b in range(cfg.tiles):

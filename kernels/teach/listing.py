@@ -8,28 +8,41 @@ from collections import Counter
 
 from .. import variants as V
 from ..compile import Build, compile_source, kernel_name, source
+from ..device import OLDEST_ARCH
+from ..geometry import launch_config
+from ..validate import integer
 
 
 def show(variant: str):
     """The listing of ``variant``, highlighted (an IPython ``Code`` object)."""
+    V.get(variant)
     from IPython.display import Code
     return Code(source(variant), language="cuda")
 
 
 def diff_text(old: str, new: str, context: int = 3) -> str:
+    """The unified diff of two listings, ``context`` lines around each change."""
+    V.get(old), V.get(new)
+    context = integer("context", context, 0, 10**4)
     return "".join(difflib.unified_diff(source(old).splitlines(True), source(new).splitlines(True),
                                         f"kernels/{old}.cu", f"kernels/{new}.cu", n=context))
 
 
 def diff(old: str, new: str, context: int = 3):
     """What changed from ``old`` to ``new``: removed lines marked -, added lines marked +."""
+    text = diff_text(old, new, context)
     from IPython.display import Code
-    return Code(diff_text(old, new, context), language="diff")
+    return Code(text, language="diff")
 
 
 def copy_instructions(variant: str, arch: int, tile: int = 256, k: int = 5, threads: int = 256) -> dict:
     """How many of each copy-related PTX instruction the compiler emits for ``compute_{arch}``."""
     stages = 4 if V.get(variant).staged else None
+    arch = integer("arch", arch, OLDEST_ARCH, 200)
+    cfg = launch_config(1, k, tile, threads, variant, stages)
+    if arch < V.get(variant).min_arch:
+        raise ValueError(f"{variant} needs sm_{V.get(variant).min_arch} or newer, got arch={arch}")
+    tile, k, threads = cfg.tile, cfg.k, cfg.threads
     ptx = compile_source(source(variant), kernel_name(variant),
                          Build(tile, k, threads, f"compute_{arch}", stages)).decode()
     ops = re.findall(r"^\s*((?:cp\.async|mbarrier|bar\.sync|ld\.global|ld\.shared|st\.shared)[\w.:]*)",

@@ -1,26 +1,130 @@
-"""Figures for the book. Each function draws data it is given (or computes with the public API)
-and returns a matplotlib Figure, made without pyplot so that a notebook shows it exactly once, as
-the value of its cell; nothing here measures or decides correctness."""
+"""Figures for the book, made for the page they sit on. Each function draws data it is given (or
+computes with the public API) and returns a :class:`PageFigure` (a matplotlib Figure made
+without pyplot, so that a notebook shows it exactly once, as the value of its cell, or through
+``display``); nothing here measures or decides correctness.
+
+Every figure is :data:`PAGE_WIDTH_IN` wide (the book's text column, 688 CSS px at 100 px per inch)
+and is shown as a PNG of :data:`PAGE_DPI` pixels per inch at half its pixel width (sharp on
+high-density screens, 1:1 with the column on the page), with no text smaller than
+:data:`MIN_FONT_PT` (12.5 CSS px). The PNG carries a tEXt chunk ``min-text-px``: its smallest
+text in image pixels (the book's browser test, tests/test_reader_view.py, checks it as shown).
+The background is opaque white: in the dark theme the figures sit on a white card."""
 
 from __future__ import annotations
 
+import base64
+import io
+import textwrap
+
+import matplotlib as mpl
+import matplotlib.ticker  # noqa: F401  (mpl.ticker)
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.text import Text
 
 from .. import layout, variants as V
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference
-from ..validate import integer, labelled, record, same_length, sequence, text, vector
+from ..validate import (integer, labelled, record, rows as valid_rows, same_length, sequence,
+                        text, vector)
+
+PAGE_WIDTH_IN = 6.88   # the text column: 688 CSS px
+CSS_PX_PER_IN = 100    # the figure's inch on the page
+PAGE_DPI = 200         # PNG pixels per inch: twice the page's, shown at half size
+MIN_FONT_PT = 9.0      # the smallest text in any figure: 12.5 CSS px on the page
+MATH_SHRINK = 0.7      # mathtext draws a superscript at 0.7 of its text's size
+PAGE_RC = {"font.size": 10, "axes.titlesize": 10, "axes.labelsize": 10,
+           "xtick.labelsize": MIN_FONT_PT, "ytick.labelsize": MIN_FONT_PT,
+           "legend.fontsize": MIN_FONT_PT, "legend.title_fontsize": MIN_FONT_PT,
+           "figure.titlesize": 10, "figure.facecolor": "white", "axes.facecolor": "white",
+           "savefig.facecolor": "white", "savefig.transparent": False, "text.color": "black",
+           "axes.labelcolor": "black", "xtick.color": "black", "ytick.color": "black"}
+TITLE_CHARS = 88       # a 10 pt title line across the page
+LOG2_TICK_PT = 11      # "2^14", "10^-7" tick labels: their exponent drawn at 0.7 of this, 7.7 pt
 
 TILE_COLOURS = ["#8ecae6", "#ffb703", "#90be6d", "#f28482", "#b8b8ff", "#f6bd60"]
+
+
+def _text_px(t: Text, dpi: float) -> float:
+    """A text's smallest glyphs in image pixels: its size, or its superscripts' (mathtext)."""
+    s = t.get_text()
+    shrink = MATH_SHRINK if s.count("$") >= 2 and ("^" in s or "_" in s) else 1.0
+    return t.get_fontsize() * shrink * dpi / 72
+
+
+class PageFigure(Figure):
+    """A Figure for the book's page. In IPython it displays itself (``_ipython_display_``, which
+    comes before any formatter IPython has registered for Figures) as :meth:`png`, shown at
+    :data:`CSS_PX_PER_IN` per inch, with its ``text/plain`` repr."""
+
+    def min_text_px(self, dpi: float = PAGE_DPI) -> float:
+        """The smallest visible text (ticks, legends, titles, labels, annotations), in pixels of
+        the PNG at ``dpi``."""
+        with mpl.rc_context(PAGE_RC):
+            self.draw_without_rendering()   # lays out, makes the ticks' labels
+        sizes = [_text_px(t, dpi) for t in self.findobj(Text)
+                 if t.get_visible() and t.get_text().strip() and t.get_alpha() != 0]
+        return round(min(sizes), 1) if sizes else 0.0
+
+    def png(self, dpi: float = PAGE_DPI) -> bytes:
+        """The figure as a PNG at ``dpi``, its whole canvas (no tight crop: the width is the
+        page's), with the tEXt chunk ``min-text-px``."""
+        smallest = self.min_text_px(dpi)
+        buf = io.BytesIO()
+        with mpl.rc_context(PAGE_RC):
+            self.savefig(buf, format="png", dpi=dpi, facecolor="white",
+                         metadata={"min-text-px": f"{smallest:g}"})
+        return buf.getvalue()
+
+    def _ipython_display_(self):
+        from IPython.display import display
+        data = self.png()
+        width = round(self.get_figwidth() * CSS_PX_PER_IN)
+        display({"image/png": base64.b64encode(data).decode("ascii"), "text/plain": repr(self)},
+                raw=True, metadata={"image/png": {"width": width}})
+
+
+def page_figure(height: float, **layout_kw) -> PageFigure:
+    """A figure as wide as the page and ``height`` inches tall, with constrained layout (which
+    keeps legends and labels placed outside the axes inside the figure)."""
+    fig = PageFigure(figsize=(PAGE_WIDTH_IN, height), layout="constrained", facecolor="white")
+    if layout_kw:
+        fig.get_layout_engine().set(**layout_kw)
+    return fig
+
+
+def _on_page(draw):
+    """Run a figure function with the page's fonts and colours (rcParams)."""
+    import functools
+
+    @functools.wraps(draw)
+    def wrapper(*args, **kwargs):
+        with mpl.rc_context(PAGE_RC):
+            return draw(*args, **kwargs)
+    return wrapper
+
+
+def _title(s: str, width: int = TITLE_CHARS) -> str:
+    return "\n".join(textwrap.wrap(s, width)) if s else s
+
+
+def _log2_axis(ax, values) -> None:
+    """A base-2 log x axis with one tick per power of two in ``values``, as 2^p."""
+    ax.set_xscale("log", base=2)
+    powers = sorted({int(round(np.log2(v))) for v in values})
+    step = 1 if len(powers) <= 8 else 2
+    ticks = [2 ** p for p in powers[::step]]
+    ax.set_xticks(ticks, [f"$2^{{{p}}}$" for p in powers[::step]], fontsize=LOG2_TICK_PT)
+    ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
 
 
 def _tile_colour(t: int) -> str:
     return TILE_COLOURS[t % len(TILE_COLOURS)]
 
 
+@_on_page
 def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
     """The vector cut into tiles (top row) and, under it, each block's shared-memory buffer:
     its own tile and its halo cells, each drawn under the input it copies, in the colour of the
@@ -32,52 +136,57 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
                          f"{cfg.tiles} tiles of {cfg.tile}; use a smaller n or tile")
     left, right = k // 2, k - 1 - k // 2
     rows, end = cfg.tiles, cfg.tiles * tile   # the last tile may run past n
-    fig = Figure(figsize=(12, 1.2 + 0.55 * rows))
+    fig = page_figure(1.3 + 0.32 * (rows + 1))
     ax = fig.subplots()
     top = rows + 0.6
 
     def cell(i, y, fc, **style):
         ax.add_patch(Rectangle((i, y), 1, 0.8, fc=fc, **style))
 
-    zero = dict(ec="black", lw=0.6, hatch="xx")
+    zero = dict(ec="black", lw=0.4, hatch="xxx")
     for i in range(-left, end + right):
         if 0 <= i < n:
-            cell(i, top, _tile_colour(i // tile), ec="white", lw=0.3)
+            cell(i, top, _tile_colour(i // tile), ec="white", lw=0.2)
         else:
-            cell(i, top, "white", ec="grey", ls=":", lw=0.6)   # the implicit zeros
-    ax.text(-left - 1, top + 0.4, "x", ha="right", va="center", fontsize=10, weight="bold")
+            cell(i, top, "white", ec="grey", ls=":", lw=0.5)   # the implicit zeros
     for b in range(rows):
         y, start = rows - 1 - b, b * tile
         for i in range(start, start + tile):
             if i < n:
-                cell(i, y, _tile_colour(b), ec="white", lw=0.3)
+                cell(i, y, _tile_colour(b), ec="white", lw=0.2)
             else:
                 cell(i, y, "white", **zero)   # past the end of the vector: zero-filled
-        ax.text(start - left - 1, y + 0.4, f"block {b}", ha="right", va="center", fontsize=9)
     for h in halo_cells(n, tile, k):
         y = rows - 1 - h.block
         if h.source == "zero":
             cell(h.index, y, "white", **zero)
         else:
-            cell(h.index, y, _tile_colour(h.index // tile), ec="black", lw=0.6, hatch="//")
-    ax.set_xlim(-left - 12, end + right + 1)
-    ax.set_ylim(-0.3, top + 1.1)
-    ax.set_yticks([])
+            cell(h.index, y, _tile_colour(h.index // tile), ec="black", lw=0.4, hatch="////")
+    # the rows' names as tick labels, left of the axes: they never cover a cell
+    ax.set_yticks([top + 0.4] + [rows - 1 - b + 0.4 for b in range(rows)],
+                  ["x"] + [f"block {b}" for b in range(rows)])
+    ax.tick_params(axis="y", length=0)
+    ax.get_yticklabels()[0].set_fontweight("bold")
+    ax.set_xlim(-left - 1, end + right + 1)
+    ax.set_ylim(-0.3, top + 1.0)
     ax.set_xlabel("global index i")
     for side in ("left", "right", "top"):
         ax.spines[side].set_visible(False)
-    ax.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="//", label="halo copied from a neighbour tile"),
-                       Patch(fc="white", ec="black", hatch="xx", label="outside the vector: zero")],
-              loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False, fontsize=9)
+    ax.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="////",
+                             label="halo copied from a neighbour tile"),
+                       Patch(fc="white", ec="black", hatch="xxx", label="outside the vector: zero")],
+              loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False,
+              handlelength=1.6)
     ax.set_title(f"n = {n}, tile = {tile}, K = {k}: halo {left} left + {right} right, "
-                 f"buffer {tile + k - 1} floats per block", fontsize=10, pad=22)
-    fig.tight_layout()
+                 f"buffer {tile + k - 1} floats per block", pad=20)
     return fig
 
 
+@_on_page
 def plot_error_map(outputs: dict, x, w, tile: int):
     """|y - reference| for each named output over the whole vector (log scale, tile boundaries
-    marked), and, for each output, where inside a tile its wrong outputs fall."""
+    marked), and, when some outputs are wrong, where inside a tile they fall (a second panel;
+    with none wrong, the title says so instead)."""
     labelled("outputs", outputs, most=4)   # one marker each
     tile = valid_tile(tile)
     ref, bound = reference(x, w), error_bound(x, w)
@@ -86,63 +195,91 @@ def plot_error_map(outputs: dict, x, w, tile: int):
         vector(f"outputs[{name!r}]", y)
         same_length(f"outputs[{name!r}]", y, n)
     floor = np.finfo(np.float32).tiny
-    fig = Figure(figsize=(12, 6.5))
-    ax, hist = fig.subplots(2, 1, gridspec_kw={"height_ratios": [3, 2]})
-    for (name, y), marker in zip(outputs.items(), "o.sx"):
+    wrong = {}
+    errors = {}
+    for name, y in outputs.items():
         y = np.asarray(y if isinstance(y, np.ndarray) else y.get(), np.float64)
-        err = np.abs(y - ref)
-        wrong = ~(err <= bound)
-        ax.plot(np.arange(n), np.maximum(err, floor), marker, ms=2.5, ls="none",
-                label=f"{name}: {wrong.sum()} wrong of {n}")
-        counts = np.bincount(np.flatnonzero(wrong) % tile, minlength=tile)
-        hist.bar(np.arange(tile), counts, width=1.0, alpha=0.7, label=name)
+        errors[name] = np.abs(y - ref)
+        wrong[name] = ~(errors[name] <= bound)
+    any_wrong = any(m.any() for m in wrong.values())
+    fig = page_figure(4.6 if any_wrong else 3.0)
+    if any_wrong:
+        ax, hist = fig.subplots(2, 1, height_ratios=[3, 2])
+    else:
+        ax, hist = fig.subplots(), None
+    colours = mpl.rcParams["axes.prop_cycle"].by_key()["color"]
+    for (name, err), marker, colour in zip(errors.items(), "o.sx", colours):
+        ax.plot(np.arange(n), np.maximum(err, floor), marker, ms=2.5, ls="none", color=colour,
+                label=f"{name}: {wrong[name].sum()} wrong of {n}")
+        if hist is not None and wrong[name].any():
+            counts = np.bincount(np.flatnonzero(wrong[name]) % tile, minlength=tile)
+            hist.bar(np.arange(tile), counts, width=1.0, alpha=0.7, color=colour, label=name)
     ax.plot(np.arange(n), bound, color="black", lw=0.5, alpha=0.6, label="float32 rounding bound")
     for b in range(0, n, tile):
         ax.axvline(b, color="grey", lw=0.3, alpha=0.5)
     ax.set_yscale("log")
+    ax.tick_params(axis="y", labelsize=LOG2_TICK_PT)   # 10^-7: its exponent at 0.7 of this
     ax.set_xlim(0, n)
     ax.set_xlabel("output index i (grey lines: tile boundaries)")
-    ax.set_ylabel("|y[i] - reference[i]|")
-    ax.legend(loc="center right", fontsize=9)
-    hist.set_xlim(-1, tile)
-    hist.set_xlabel("position inside the tile, i mod tile")
-    hist.set_ylabel("wrong outputs")
-    hist.legend(fontsize=9)
-    fig.tight_layout()
+    ax.set_ylabel("|y[i] − reference[i]|")
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False, markerscale=2.5,
+              borderaxespad=0.2)
+    if hist is None:
+        ax.set_title("0 wrong outputs: every error is within the float32 rounding bound",
+                     loc="left", pad=32 if len(errors) > 1 else 20)
+    else:
+        hist.set_xlim(-1, tile)
+        hist.set_xlabel("position inside the tile, i mod tile")
+        hist.set_ylabel("wrong outputs")
+        hist.set_title("where the wrong outputs fall inside a tile (colours as above)", loc="left")
     return fig
 
 
-PHASE_COLOURS = {"tile load": "#8ecae6", "taps load": "#ffb703", "wait": "#d9d9d9",
+PHASE_COLOURS = {"tile load": "#8ecae6", "taps load": "#ffb703", "wait": "#8c8c8c",
                  "barrier": "#b8b8ff", "compute": "#90be6d"}
 # In the model, a lane holds the tile load above, and the taps' "taps load" then the wait below.
 _SUBLANE = {"tile load": (0.05, 0.38), "taps load": (0.47, 0.38), "wait": (0.47, 0.38)}
+LANE_IN = (0.19, 0.155)   # inches per lane (a 9 pt label each): up to 10 lanes a panel, more
 
 
+@_on_page
 def plot_schedules(*schedules):
     """Gantt charts (one panel per schedule, one lane per block or SM slot) on a shared time
     axis. In the model, the tile's and the taps' loads share a lane: tile above, taps below."""
-    fig = Figure(figsize=(12, 1.0 + sum(0.35 * (1 + max(b.lane for b in s.bars)) + 0.9
-                                        for s in schedules)))
+    from ..measure.timeline import Schedule
+    if not schedules:
+        raise ValueError("plot_schedules needs at least one schedule (timeline.model, "
+                         "timeline.measured_schedule)")
+    for i, sched in enumerate(schedules):
+        if not isinstance(sched, Schedule):
+            raise TypeError(f"schedules[{i}] must be a timeline.Schedule, got "
+                            f"{type(sched).__name__}" + (": pass them as separate arguments, "
+                                                          "plot_schedules(*schedules)"
+                                                          if isinstance(sched, (list, tuple)) else ""))
+        if not sched.bars:
+            raise ValueError(f"schedules[{i}] ({sched.title!r}) has no bars")
     lanes = [1 + max(b.lane for b in s.bars) for s in schedules]
+    fig = page_figure(0.75 + sum(LANE_IN[n > 10] * (n + 0.4) + 0.35 for n in lanes))
     axes = fig.subplots(len(schedules), 1, sharex=True, squeeze=False,
-                        gridspec_kw={"height_ratios": [n + 1.5 for n in lanes]})[:, 0]
+                        height_ratios=[n + 1.5 for n in lanes])[:, 0]
     for ax, sched, n in zip(axes, schedules, lanes):
         for bar in sched.bars:
             low, height = (_SUBLANE.get(bar.phase, (0.05, 0.8)) if sched.lane_label == "block"
                            else (0.05, 0.8))
             ax.broken_barh([(bar.start, bar.duration)], (bar.lane + low, height),
-                           facecolors=PHASE_COLOURS[bar.phase], edgecolor="white", lw=0.3)
+                           facecolors=PHASE_COLOURS[bar.phase], edgecolor="white", lw=0.2)
         labels = sched.meta.get("labels", {})
         ax.set_yticks([i + 0.45 for i in range(n)],
-                      [labels.get(i, f"{sched.lane_label} {i}") for i in range(n)], fontsize=8)
+                      [labels.get(i, f"{sched.lane_label} {i}") for i in range(n)])
+        ax.tick_params(axis="y", length=0)
         ax.set_ylim(-0.2, n + 0.1)
         ax.invert_yaxis()
-        ax.set_title(f"{sched.title}: {sched.total:.4g} {sched.unit}", fontsize=10, loc="left")
+        ax.set_title(f"{sched.title}: {sched.total:.4g} {sched.unit}", loc="left")
     axes[-1].set_xlabel(f"time ({schedules[0].unit})")
     axes[-1].set_xlim(left=0)
-    axes[0].legend(handles=[Patch(fc=c, label=p) for p, c in PHASE_COLOURS.items()],
-                   loc="lower right", bbox_to_anchor=(1.0, 1.02), ncol=5, frameon=False, fontsize=8)
-    fig.tight_layout()
+    fig.legend(handles=[Patch(fc=c, label=p) for p, c in PHASE_COLOURS.items()],
+               loc="outside upper center", ncol=5, frameon=False, handlelength=1.4,
+               columnspacing=1.2)
     return fig
 
 
@@ -150,38 +287,67 @@ def _n_label(n: int) -> str:
     return f"$2^{{{int(np.log2(n))}}}$"
 
 
+# The bandwidth figure's panels: asynchronous copies; plain loads and the libraries' kernels.
+BANDWIDTH_PANELS = ("asynchronous copies (cp.async, bulk copy)",
+                    "plain loads, and the libraries' convolutions")
+SERIES_COLOURS = {"puzzle28": "#d62728", "async_halo": "#1f77b4", "pipelined": "#2ca02c",
+                  "bulk": "#9467bd", "naive": "#8c564b", "tiled_sync": "#ff7f0e",
+                  "vec4": "#17becf", "staged_sync": "#e377c2",
+                  "cupyx.ndimage.correlate1d": "#7f7f7f", "torch.conv1d": "#bcbd22"}
+
+
+def _series_style(name: str) -> dict:
+    if name in V.NAMES:
+        return dict(color=SERIES_COLOURS.get(name), marker="o" if V.get(name).asynchronous
+                    else "s", ms=3.5, lw=1.4)
+    return dict(color=SERIES_COLOURS.get(name), marker="^", ms=4, lw=1.2, ls="-.")   # a library
+
+
+@_on_page
 def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
-    """Effective bandwidth (8 N bytes over the kernel time) against N for every variant and peer,
-    under the device copy of the same bytes (the roofline)."""
+    """Effective bandwidth (8 N bytes over the kernel time) against N, under the device copy of
+    the same bytes (the roofline, in both panels): the asynchronous variants above, the
+    plain-load variants and the libraries' convolutions (peers) below, on the same axes."""
     record("result", result, ("rows", "provenance"))
+    valid_rows("result['rows']", result["rows"], ("name", "n", "k", "gbps"))
     k, label = integer("k (taps)", k), text("label", label)
     recorded = sorted({r["k"] for r in result["rows"]})
     if k not in recorded:
         raise ValueError(f"the recording has no rows for k={k}: it has K = "
                          f"{', '.join(map(str, recorded))}")
     rows = [r for r in result["rows"] if r["k"] == k]
-    fig = Figure(figsize=(12, 5.5))
-    ax = fig.subplots()
     names = list(dict.fromkeys(r["name"] for r in rows))
-    for name in names:
+    groups = ([v for v in names if v in V.NAMES and V.get(v).asynchronous],
+              [v for v in names if v != "copy" and not (v in V.NAMES and V.get(v).asynchronous)])
+    fig = page_figure(5.8)
+    axes = fig.subplots(2, 1, sharex=True, sharey=True)
+
+    def curve(name):
         rs = sorted((r for r in rows if r["name"] == name), key=lambda r: r["n"])
-        style = dict(color="black", ls="--", lw=2) if name == "copy" else dict(marker="o", ms=4)
-        ax.plot([r["n"] for r in rs], [r["gbps"] for r in rs],
-                label="device copy (roofline)" if name == "copy" else name, **style)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("N (float32 elements); the working set is 8 N bytes")
-    ax.set_ylabel("GB/s (8 N bytes / kernel time)")
+        return [r["n"] for r in rs], [r["gbps"] for r in rs]
     l2 = result["provenance"].get("l2_bytes")
-    if l2:
-        ax.axvline(l2 / 8, color="grey", lw=0.8, ls=":")
-        ax.text(l2 / 8, ax.get_ylim()[1] * 0.97, " x and y fill the L2", fontsize=8, va="top")
-    ax.legend(fontsize=8, ncol=2, loc="upper left")
-    ax.set_title(f"K = {k}. {label}", fontsize=10, loc="left")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
+    for ax, group, title in zip(axes, groups, BANDWIDTH_PANELS):
+        if "copy" in names:
+            ax.plot(*curve("copy"), color="black", ls="--", lw=1.8, label="device copy (roofline)")
+        for name in group:
+            ax.plot(*curve(name), label=name, **_series_style(name))
+        if l2:
+            ax.axvline(l2 / 8, color="grey", lw=0.8, ls=":")
+        ax.set_title(title, loc="left")
+        ax.set_ylabel("GB/s")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0)
+    _log2_axis(axes[-1], [r["n"] for r in rows])
+    axes[-1].set_xlabel("N (float32 elements); the working set is 8 N bytes")
+    if l2:   # low in the panel, where no curve runs at large N
+        axes[0].text(l2 / 8, 0.05, " x and y fill the L2 (dotted)",
+                     transform=axes[0].get_xaxis_transform(), va="bottom")
+    fig.suptitle("\n".join([f"K = {k}: GB/s = 8 N bytes / kernel time.", *textwrap.wrap(label, TITLE_CHARS)]),
+                 x=0.0, ha="left")
     return fig
 
 
+@_on_page
 def plot_stage_sweep(result: dict, label: str = ""):
     """Bandwidth of the pipelined kernel against its number of stages, beside the bytes each SM
     keeps in flight (Little's law: bandwidth = bytes in flight / latency)."""
@@ -189,27 +355,31 @@ def plot_stage_sweep(result: dict, label: str = ""):
     label = text("label", label)
     if not result["stage_sweep"]:
         raise ValueError("result['stage_sweep'] is empty: the recording has no stage sweep")
+    for i, r in enumerate(valid_rows("result['stage_sweep']", result["stage_sweep"],
+                                     ("n", "k", "config", "gbps", "copy_us"))):
+        record(f"result['stage_sweep'][{i}]['config']", r["config"], ("stages", "tile", "grid"))
+    record("result['provenance']", result["provenance"], ("multiprocessors",))
     rows = sorted(result["stage_sweep"], key=lambda r: r["config"]["stages"])
     sms = result["provenance"]["multiprocessors"]
-    fig = Figure(figsize=(9, 4.2))
+    fig = page_figure(3.4)
     ax = fig.subplots()
     stages = [r["config"]["stages"] for r in rows]
-    ax.bar(stages, [r["gbps"] for r in rows], color="#8ecae6", label="pipelined, GB/s")
+    bars = ax.bar(stages, [r["gbps"] for r in rows], color="#8ecae6", label="pipelined, GB/s")
     copy = np.median([r["copy_us"] for r in rows])
-    ax.axhline(8 * rows[0]["n"] / (copy * 1e-6) / 1e9, color="black", ls="--", label="device copy")
+    roof = ax.axhline(8 * rows[0]["n"] / (copy * 1e-6) / 1e9, color="black", ls="--",
+                      label="device copy, GB/s")
     ax.set_xlabel("stages (tile buffers per block)")
     ax.set_ylabel("GB/s")
     ax.set_xticks(stages)
     twin = ax.twinx()
-    twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-", color="#f28482",
-              label="KiB in flight per SM")
-    twin.set_ylabel("KiB requested per SM (while waiting)")
+    line, = twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-",
+                      color="#d1495b", label="KiB in flight per SM (right axis)")
+    twin.set_ylabel("KiB requested per SM\n(while waiting)")
     twin.set_ylim(0, None)
-    ax.legend(loc="upper left", fontsize=8)
-    twin.legend(loc="lower right", fontsize=8)
-    ax.set_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, tile {rows[0]['config']['tile']}. "
-                 f"{label}", fontsize=10, loc="left")
-    fig.tight_layout()
+    fig.legend(handles=[bars, roof, line], loc="outside lower center", ncol=3, frameon=False,
+               columnspacing=1.0, handlelength=1.5)
+    ax.set_title(_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, tile "
+                        f"{rows[0]['config']['tile']}. {label}"), loc="left")
     return fig
 
 
@@ -218,7 +388,11 @@ def bytes_in_flight(row: dict, multiprocessors: int) -> float:
     tile, for persistent blocks (all resident at once): blocks per SM x stages (the tile waited
     for and the ``stages - 1`` requested after it) x bytes per tile buffer (``layout.span``
     floats: the tile and its halos in whole 16-byte chunks)."""
-    c = row["config"]
+    record("row", row, ("config", "k"))
+    c = record("row['config']", row["config"], ("grid", "stages", "tile"))
+    multiprocessors = integer("multiprocessors", multiprocessors, 1)
+    integer("row['k']", row["k"], 1), integer("row['config']['grid']", c["grid"], 1)
+    integer("row['config']['stages']", c["stages"], 1), valid_tile(c["tile"])
     if not c.get("persistent", True):
         raise ValueError("bytes_in_flight needs persistent blocks: with one block per tile, how "
                          "many are resident depends on occupancy, not on the grid")
@@ -226,6 +400,7 @@ def bytes_in_flight(row: dict, multiprocessors: int) -> float:
     return blocks_per_sm * c["stages"] * layout.span(c["tile"], row["k"]) * 4
 
 
+@_on_page
 def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     """Each variant's time over the bound (the larger of the copy and the FMA time, 1.0: the
     dashed line) against the number of taps K, on a log2 axis: one line per variant, error bars
@@ -241,7 +416,7 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
             raise ValueError(f"the recording has no rows of {', '.join(absent)} at n = {n}: it "
                              f"has {', '.join(by_variant)}")
         by_variant = {v: by_variant[v] for v in variants}
-    fig = Figure(figsize=(10, 5))
+    fig = page_figure(4.0)
     ax = fig.subplots()
     for name, rows in by_variant.items():
         ks = [r["k"] for r in rows]
@@ -251,7 +426,8 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
         high = np.array([r["q3_us"] for r in rows]) / bound - ratio
         style = (dict(ls="-", marker="o") if V.get(name).asynchronous
                  else dict(ls=":", marker="s"))
-        ax.errorbar(ks, ratio, yerr=[low, high], ms=4, capsize=3, label=name, **style)
+        ax.errorbar(ks, ratio, yerr=[low, high], ms=4, capsize=3, label=name,
+                    color=SERIES_COLOURS.get(name), **style)
     ax.axhline(1.0, color="black", ls="--", lw=1.2, label="the bound: max(copy, FMA time)")
     all_ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
     fma_bound = sorted({r["k"] for rows in by_variant.values() for r in rows
@@ -263,12 +439,13 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
                    label="FMAs bound it, not the copy")
     ax.set_xscale("log", base=2)
     ax.set_xticks(all_ks, [str(k) for k in all_ks])
+    ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
     ax.set_xlabel("K (taps)")
     ax.set_ylabel("kernel time / bound")
     ax.set_ylim(bottom=0)
-    ax.legend(fontsize=8, ncol=2, loc="upper left")
-    ax.set_title(f"N = {_n_label(n)} on {rec['provenance'].get('device')}; solid lines: "
-                 f"asynchronous copies, dotted: plain loads. {label}", fontsize=10, loc="left")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0,
+              title="solid: asynchronous copies\ndotted: plain loads", alignment="left")
+    ax.set_title(_title(f"N = {_n_label(n)} on {rec['provenance'].get('device')}. {label}"),
+                 loc="left")
     ax.grid(alpha=0.3)
-    fig.tight_layout()
     return fig

@@ -9,7 +9,6 @@ still compiling waits for it instead of compiling it a second time.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"   # the book's notebooks
@@ -23,10 +22,14 @@ def warm_up(name: str, background: bool = True) -> None:
     run)."""
     from ..compile import Build, warm_cache
     from ..device import gpu_available
+    from ..files import read_json
     from ..launch import gpu_target
+    from ..validate import choice, flag
+    name = choice("name (a notebook)", name, sorted(p.stem for p in NOTEBOOK_DIR.glob("*.ipynb")))
+    background = flag("background", background)
     if not gpu_available():
         return
-    meta = json.loads((NOTEBOOK_DIR / f"{name}.ipynb").read_text())["metadata"]
+    meta = read_json(NOTEBOOK_DIR / f"{name}.ipynb")["metadata"]
     specs = []
     for b in meta.get("async_copy_book", {}).get("builds", []):
         b = dict(b)

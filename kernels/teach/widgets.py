@@ -12,8 +12,10 @@ could not show one anyway.)
 from __future__ import annotations
 
 import os
+import textwrap
 
 from .. import variants as V
+from ..measure.recorded import PAGE_CHARS
 
 PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
 PREVIEW_NOTE = ("*On this static page, the output for the controls' default values; run the "
@@ -161,7 +163,7 @@ def explore_convolution():
             print(f"{runs[0].variant} takes {runs[0].median_us / runs[1].median_us:.2f}x the time "
                   f"of {runs[1].variant}")
         for note in dict.fromkeys(note for r in runs for note in r.regime()):
-            print("Note:", note)
+            print(textwrap.fill(f"Note: {note}", PAGE_CHARS, subsequent_indent="  "))
         if n <= MAP_UP_TO:
             display(plot_error_map({r.variant: r.y for r in runs}, runs[0].x, runs[0].w, tile))
         else:

@@ -93,12 +93,69 @@ ANSWERS = {
     "bulk/arrives_without_waiting.cu": everywhere("it never waits on the barrier"),
     "bulk/copy_to_the_start_of_the_buffer.cu": on_the_gpu("wrong outputs", "sm_90 or newer"),
     "bulk/one_arrival_too_many.cu": on_the_gpu("did not finish within", "sm_90 or newer"),
+
+    # The include check reads the source as the preprocessor does (comments across lines, line
+    # splices, digraphs, raw strings), and refuses whatever could open another file.
+    "async_halo/includes_after_a_block_comment.cu": everywhere(
+        'line 9: #include "../kernels/async_halo.cu" is refused: the kernel may include only'),
+    "async_halo/includes_etc_passwd_after_a_block_comment.cu": everywhere(
+        'line 9: #include "/etc/passwd" is refused: the kernel may include only'),
+    "async_halo/includes_proc_environ.cu": everywhere(
+        "line 8: #include </proc/self/environ> is refused: the kernel may include only"),
+    "async_halo/includes_through_a_string_macro.cu": everywhere("line 9: #include F is refused: the kernel may include only"),
+    "async_halo/includes_with_a_line_splice.cu": everywhere(
+        'line 8: #include "../kernels/async_halo.cu" is refused: the kernel may include only'),
+    "async_halo/includes_with_a_digraph.cu": everywhere(
+        'line 8: %:include "../kernels/async_halo.cu" is refused: the kernel may include only'),
+    "async_halo/includes_in_an_if_0_block.cu": everywhere(
+        'line 9: #include "../kernels/async_halo.cu" is refused: the kernel may include only'),   # refused unread, all the same
+    "async_halo/includes_after_a_raw_string.cu": everywhere(
+        'line 9: #include "../kernels/async_halo.cu" is refused: the kernel may include only'),
+    "async_halo/includes_with_a_trigraph.cu": everywhere("line 8 holds a trigraph"),
+    "async_halo/has_include_probe.cu": everywhere("line 8: __has_include is refused"),
+    "async_halo/pragma_include_alias.cu": everywhere("line 8: #pragma include_alias ( "),
+    "async_halo/pragma_operator.cu": everywhere("line 8: _Pragma is refused"),
+    "async_halo/token_pasting.cu": everywhere("line 8: ## (token pasting) is refused"),
+    "async_halo/line_directive.cu": everywhere('line 8: #line 1 "/etc/passwd" is refused'),
+    # 2.7 KB of macros that expand to 2**30 tokens: the compile is stopped (COMPILE_LIMIT_S)
+    "async_halo/preprocessor_bomb.cu": everywhere("it did not compile within"),
+    # The PTX checks read instructions: not comments in inline asm, not code compiled out.
+    "async_halo/cp_async_in_an_asm_comment.cu": everywhere("copies nothing asynchronously"),
+    "async_halo/cp_async_in_an_asm_block_comment.cu": everywhere("copies nothing asynchronously"),
+    "async_halo/copy_in_an_if_0_block.cu": everywhere("copies nothing asynchronously"),
+    "async_halo/wait_in_an_asm_comment.cu": everywhere("never waits for its copies"),
+    "async_halo/name_in_an_asm_comment.cu": everywhere("the kernel is named my_conv"),
+    "async_halo/xff_in_an_asm_comment.cu": everywhere("does not compile: ptxas fatal"),
+    "double_buffer/refill_barrier_after_the_loop.cu": everywhere(
+        "synchronises the block once per tile"),
+    "bulk/init_fence_in_an_asm_comment.cu": everywhere("fence.proxy.async must come after init"),
+    # Right answers that the old check refused: a .func helper, braces in inline PTX, a
+    # cuda::barrier instead of the pipeline, a byte-order mark, a comment after an #include.
+    "async_halo/ok_noinline_copy_helper.cu": RIGHT,
+    "async_halo/ok_inline_ptx_wait_in_braces.cu": RIGHT,
+    "async_halo/ok_cuda_barrier.cu": RIGHT,
+    "async_halo/ok_byte_order_mark.cu": RIGHT,
+    "async_halo/ok_comment_after_the_include.cu": RIGHT,
+    # Dead code: a barrier or copy under a condition that is never true is in the PTX, and no
+    # static check can tell. Without a GPU the verdict says only what the PTX has; the run's
+    # stress build catches the missing barriers.
+    "async_halo/barrier_in_dead_code.cu": on_the_gpu("wrong outputs"),
+    "double_buffer/refill_barrier_in_dead_code.cu": on_the_gpu("wrong outputs"),
+    # A known gap: plain loads do the work and the copy in the PTX never runs. The outputs are
+    # right, so the GPU run passes it; its verdict claims what was checked (the PTX has the
+    # instructions, the outputs are right) and says what was not (that they run).
+    "async_halo/copy_in_dead_code.cu": (COMPILES, "its sm_80 PTX has cp.async", PASSED,
+                                        "not checked: that each of those instructions runs"),
 }
 
 # GPU verdicts that hold only where the copies are asynchronous, sm_80 and newer: on a T4 (sm_75)
 # cuda::memcpy_async copies synchronously, so a missing wait is no race, and inline cp.async
 # does not compile.
-SM80_ONLY = {"async_halo/ok_inline_ptx_cp_async.cu", "async_halo/wait_in_one_thread_only.cu"}
+SM80_ONLY = {"async_halo/ok_inline_ptx_cp_async.cu", "async_halo/wait_in_one_thread_only.cu",
+             "async_halo/barrier_in_dead_code.cu", "async_halo/ok_inline_ptx_wait_in_braces.cu"}
 
 # Answers that never finish: the GPU test gives them a shorter time limit.
 HANGS = {"async_halo/never_finishes.cu", "bulk/one_arrival_too_many.cu"}
+
+# Answers whose compile never ends: the tests give them a shorter compile limit.
+SLOW_COMPILES = {"async_halo/preprocessor_bomb.cu"}

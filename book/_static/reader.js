@@ -1,0 +1,77 @@
+/* What the book adds to sphinx-book-theme's pages (both editions: html_js_files in _config.yml
+   and ko/_config.yml; loaded in the head, not deferred). See reader.css. */
+(function () {
+  "use strict";
+
+  /* 1. The theme follows the reader's system setting (html_context: default_mode: auto). The
+     theme writes data-theme="auto" into the page and resolves it only in its deferred script;
+     until then neither its light nor its dark colours apply. Resolve it now, as it will. */
+  var root = document.documentElement;
+  if (!root.dataset.theme || root.dataset.theme === "auto") {
+    var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+    root.dataset.theme = dark ? "dark" : "light";
+  }
+
+  /* 2. Scroll boxes show that they scroll: every element of the article that scrolls
+     horizontally (code, tables, wide outputs, display math) gets data-scroll = "end" (more to
+     the right), "both", or "start" (scrolled to the end); reader.css fades that edge out. */
+  function mark(box) {
+    var max = box.scrollWidth - box.clientWidth;
+    var state = max <= 1 ? "" : box.scrollLeft <= 1 ? "end" : box.scrollLeft >= max - 1 ? "start" : "both";
+    if (state) {
+      if (box.dataset.scroll !== state) box.dataset.scroll = state;
+      if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");   // scroll by keyboard
+    } else if (box.dataset.scroll) {
+      delete box.dataset.scroll;
+    }
+  }
+
+  var boxes = [], seen = new WeakSet();
+  function scan() {
+    var article = document.querySelector(".bd-article") || document.querySelector("article");
+    if (!article) return;
+    article.querySelectorAll("*").forEach(function (el) {
+      if (seen.has(el)) return;
+      seen.add(el);
+      var overflow = getComputedStyle(el).overflowX;
+      if (overflow !== "auto" && overflow !== "scroll") return;
+      boxes.push(el);
+      el.addEventListener("scroll", function () { mark(el); }, { passive: true });
+      if (window.ResizeObserver) new ResizeObserver(function () { mark(el); }).observe(el);
+    });
+    boxes.forEach(mark);
+  }
+
+  function ready() {
+    scan();
+    // content that changes size later: fonts, MathJax's typesetting, opened dropdowns
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(scan);
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(scan);
+    document.addEventListener("toggle", scan, true);
+    window.addEventListener("load", scan);
+  }
+
+  /* 3. Search results: Sphinx quotes each page's text from its [role=main], which in this theme
+     begins with the header's buttons (".ipynb", ".pdf") and the page's table of contents, so a
+     summary could read "....pdf Halo regions Contents ...". Quote the article only, without the
+     link to the other edition. (Registered before searchtools.js registers its own start.) */
+  function quoteTheArticleOnly() {
+    if (typeof Search === "undefined" || !Search.htmlToText || Search._articleOnly) return;
+    var original = Search.htmlToText;
+    Search.htmlToText = function (htmlString, anchor) {
+      var doc = new DOMParser().parseFromString(htmlString, "text/html");
+      var article = doc.querySelector('[role="main"] article.bd-article');
+      if (!article) return original(htmlString, anchor);
+      article.querySelectorAll(".edition-link").forEach(function (el) { el.remove(); });
+      return original('<div role="main">' + article.outerHTML + "</div>", anchor);
+    };
+    Search._articleOnly = true;
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { quoteTheArticleOnly(); ready(); });
+  } else {
+    quoteTheArticleOnly();
+    ready();
+  }
+})();

@@ -1,0 +1,94 @@
+"""The package's layers: each folder one floor, imports pointing down only, no circle.
+
+    kernels/            the core: registry, geometry, compile, launch, emulation, reference
+    kernels/measure/    timing, bench, roofline, timeline, recordings
+    kernels/teach/      what the notebooks call
+    kernels/publish/    the book's tools (executor, translation)
+
+Every import is counted, at module level and inside functions alike: a deferred import is
+still a dependency.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "kernels"
+FLOORS = ("", "measure", "teach", "publish")   # bottom to top
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports(name: str) -> set[str]:
+    """The kernels modules that module ``name`` imports."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "kernels"}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            base = base[:len(base) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            if not target.startswith("kernels"):
+                continue
+            for alias in node.names:   # `from . import bench` names a module
+                sub = f"{target}.{alias.name}"
+                found.add(sub if sub in MODULES else target)
+    return {m for m in found if m in MODULES and m != name}
+
+
+def floor(name: str) -> int:
+    parts = name.split(".")
+    return FLOORS.index(parts[1]) if len(parts) > 2 or (len(parts) == 2 and parts[1] in FLOORS) \
+        else 0
+
+
+GRAPH = {name: imports(name) for name in MODULES}
+
+
+def test_every_module_sits_on_a_floor():
+    for name in MODULES:
+        parts = name.split(".")
+        assert len(parts) <= 3 and (len(parts) < 3 or parts[1] in FLOORS), name
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_imports_point_down(name):
+    up = sorted(m for m in GRAPH[name] if floor(m) > floor(name))
+    assert not up, f"{name} (floor {FLOORS[floor(name)] or 'core'}) imports from above: {up}"
+
+
+def test_no_circle():
+    """Depth-first search for a cycle among all modules (the package's __init__ files
+    excepted: they gather the public names of the floor below them)."""
+    graph = {n: {m for m in deps if not MODULES[m].name == "__init__.py"}
+             for n, deps in GRAPH.items() if MODULES[n].name != "__init__.py"}
+    state, stack = {}, []
+
+    def visit(n):
+        state[n] = "open"
+        stack.append(n)
+        for m in sorted(graph[n]):
+            if state.get(m) == "open":
+                pytest.fail("import circle: " + " -> ".join(stack[stack.index(m):] + [m]))
+            if m not in state:
+                visit(m)
+        stack.pop()
+        state[n] = "done"
+
+    for n in sorted(graph):
+        if n not in state:
+            visit(n)
+
+
+def test_the_core_imports_no_floor_above_it():
+    assert not any(floor(m) for m in GRAPH["kernels"])
