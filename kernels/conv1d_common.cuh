@@ -2,11 +2,13 @@
 //
 //     y[i] = sum_{k < CONV_K} x[i + k - CONV_HALO] * w[k],   x = 0 outside [0, n)
 //
-// The Python loader (kernels/launch.py) injects the compile-time constants
+// The Python loader (kernels/compile.py, its Build) injects the compile-time constants
 //     CONV_TILE     outputs per block (a multiple of 32)
 //     CONV_K        the number of taps w (1 <= CONV_K <= CONV_TILE)
 //     CONV_THREADS  threads per block (a multiple of 32, at most 1024)
-// and launches ceil(n / CONV_TILE) blocks of CONV_THREADS threads.
+//     CONV_STAGES   tile buffers per block (the staged variants, pipelined and bulk)
+// and launches blocks of CONV_THREADS threads: ceil(n / CONV_TILE) of them, one per tile, or for
+// a persistent staged launch as many as fit on the GPU at once, each walking over tiles.
 #pragma once
 
 #if !defined(CONV_TILE) || !defined(CONV_K) || !defined(CONV_THREADS)
@@ -29,7 +31,7 @@
 
 // Their compute is shared too: each thread makes 4 consecutive outputs y[i0 .. i0 + 3] (i0 a
 // multiple of 4) from a window of whole chunks held in registers, v[j] = x[i0 - CONV_LEFT4 + j],
-// and the taps, also in registers (so CONV_K is at most 64: kernels/launch.py checks). What the
+// and the taps, also in registers (so CONV_K is at most 64: kernels/geometry.py checks). What the
 // three variants differ in is only where the window comes from: global memory (vec4) or a
 // shared-memory buffer that an asynchronous copy filled (pipelined, bulk).
 #define CONV_WINDOW4 (CONV_LEFT4 + 4 + CONV_RIGHT4)

@@ -1,4 +1,4 @@
-"""Reading and writing the tools' files: every write is atomic (a reader, or a run interrupted
+"""Where the book's files are, and reading and writing them: every write is atomic (a reader, or a run interrupted
 half-way, sees the old file or the new one, never half of one), and a corrupted JSON file is
 named in its error."""
 
@@ -8,6 +8,9 @@ import json
 import os
 import tempfile
 from pathlib import Path
+
+BOOK_ROOT = Path(__file__).resolve().parents[1]   # the repository: _config.yml, notebooks/, ko/
+NOTEBOOK_DIR = BOOK_ROOT / "notebooks"            # the book's notebooks
 
 
 def atomic_write(path, text: str, encoding: str = "utf-8") -> Path:

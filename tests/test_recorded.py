@@ -63,7 +63,7 @@ def test_recorded_tuning_tried_both_schedules(result):
 
 
 def test_table_and_plots_from_the_recording(result):
-    text = recorded.table(result)
+    text = str(recorded.table(result))
     lines = text.splitlines()
     assert lines[0] == f"n = 2^26, K = 5 on {result['provenance']['device']}"
     assert len(lines) == 2 + len(recorded.rows_at(result, N, K))
@@ -144,6 +144,31 @@ def test_stage_summary(result):
     assert lines[-2].startswith("pipelined  one block per tile") and (
         lines[-2].split()[6:8] == [str(chosen["tile"]), str(chosen["threads"])])
     assert max(map(len, lines[1:])) <= recorded.PAGE_CHARS
+
+
+def test_the_tables_show_as_html_tables_with_the_same_cells(result):
+    from kernels.tables import Table
+    for t in (recorded.table(result), recorded.stage_table(result),
+              recorded.ncu_table(recorded.ncu_summary())):
+        assert isinstance(t, Table)
+        page = t._repr_html_()
+        assert page.count("<tr>") == 1 + len(t.rows)
+        assert page.count('<th scope="row"') == len(t.rows)
+        assert page.count('<th scope="col"') == len(t.headers)
+        assert (f"<caption>{t.title}</caption>" in page) == bool(t.title)
+        for row in t.rows:
+            for cell in row[1:]:
+                assert (f'style="text-align: right">{cell.strip()}</td>' in page
+                        or f'style="text-align: left">{cell.strip()}</td>' in page)
+    assert recorded.stage_summary(result)[1:] == recorded.stage_table(result).lines()
+    page = Table("a < b", ["name", "µs"], [["x & y", "1.5"], ["z", "12"]])._repr_html_()
+    assert "<caption>a &lt; b</caption>" in page
+    assert '<th scope="row" style="text-align: left">x &amp; y</th>' in page
+    assert '<td style="text-align: right">12</td>' in page     # a column of numbers
+    assert '<th scope="col" style="text-align: left">name</th>' in page
+    assert "<thead>" in page and "<tbody>" in page
+    text = str(Table("", ["name", "µs"], [["x", "1.5"], ["zz", "12"]]))
+    assert text == "name  µs\nx    1.5\nzz    12"                  # numbers right-aligned
 
 
 def test_reading(result):

@@ -177,7 +177,7 @@ def test_launch_overhead_at_the_seed_size():
 
 
 def test_roofline_table():
-    lines = recorded.roofline_table(roofline_recording(), N).splitlines()
+    lines = str(recorded.roofline_table(roofline_recording(), N)).splitlines()
     assert lines[0] == ("n = 2^26 on Synthetic GPU: time over the bound, max(copy, FMA time)")
     # one column per K, one row per variant (K = 1 first, 127 last, FMA-bound)
     assert lines[1].split()[0] == "K" and lines[1].split()[1] == "1" and lines[1].split()[-1] == "127"

@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import layout, variants as V
 from ..files import read_json
+from ..tables import Table
 from ..validate import choice, flag, number, integer, record, rows as valid_rows, sequence, text
 
 RECORDED = Path(__file__).resolve().parents[1] / "recorded"   # kernels/recorded/
@@ -65,18 +66,18 @@ def ncu_summary(name: str = "h200_ncu_2e26_k5") -> dict:
     return kernels
 
 
-def table(result: dict, n: int = 2**26, k: int = 5) -> str:
+def table(result: dict, n: int = 2**26, k: int = 5) -> Table:
     """The sweep at one (n, K) with K taps, fastest first: median time, GB/s and time over the
-    copy time."""
+    copy time (a :class:`kernels.tables.Table`: ``str`` of it is the fixed-width text)."""
     record("result", result, ("rows", "provenance"))
     rows_at(result, n, k)      # n and k recorded (so that n is a power of two: 2^p)
     valid_rows("result['rows']", result["rows"], ("name", "n", "k", "median_us", "gbps", "ratio"))
     rows = [r for r in result["rows"] if r["n"] == n and r["k"] == k]
-    lines = [f"n = 2^{int(np.log2(n))}, K = {k} on {result['provenance'].get('device')}",
-             f"{'':28s} {'median µs':>10s} {'GB/s':>8s} {'÷ copy':>7s}"]
-    for r in sorted(rows, key=lambda r: r["median_us"]):
-        lines.append(f"{r['name']:28s} {r['median_us']:10.1f} {r['gbps']:8.0f} {r['ratio']:7.2f}")
-    return "\n".join(lines)
+    return Table(f"n = 2^{int(np.log2(n))}, K = {k} on {result['provenance'].get('device')}",
+                 ["", "median µs", "GB/s", "÷ copy"],
+                 [[r["name"], f"{r['median_us']:.1f}", f"{r['gbps']:.0f}", f"{r['ratio']:.2f}"]
+                  for r in sorted(rows, key=lambda r: r["median_us"])],
+                 widths=[28, 10, 8, 7], align="<>>>")
 
 
 def best_by_schedule(result: dict) -> dict:
@@ -170,15 +171,21 @@ def stage_summary(result: dict) -> list[str]:
              f"{fewest} stage{'s' if fewest > 1 else ''}, {last['ratio']:.2f}x with "
              f"{last['config']['stages']}: more stages made it "
              f"{_faster_or_slower(more_stages_faster(result))}."]
-    lines += ["The best of each schedule in the tuning run (time over the copy time):",
-              f"{'variant':10s} {'schedule':18s} {'÷ copy':>7s} {'tile':>6s} {'threads':>8s} "
-              f"{'stages':>7s} {'blocks':>7s}"]
+    return lines + stage_table(result).lines()
+
+
+def stage_table(result: dict) -> Table:
+    """The table of :func:`stage_summary`: the best of each schedule (persistent blocks, one
+    block per tile) of each staged variant in the tuning, a row each."""
+    rows = []
     for (variant, persistent), r in sorted(best_by_schedule(result).items()):
         c = r["config"]
         schedule = "persistent blocks" if persistent else "one block per tile"
-        lines.append(f"{variant:10s} {schedule:18s} {r['ratio']:7.3f} {c['tile']:6d} "
-                     f"{c['threads']:8d} {c['stages']:7d} {c['grid']:7d}")
-    return lines
+        rows.append([variant, schedule, f"{r['ratio']:.3f}", f"{c['tile']:d}", f"{c['threads']:d}",
+                     f"{c['stages']:d}", f"{c['grid']:d}"])
+    return Table("The best of each schedule in the tuning run (time over the copy time):",
+                 ["variant", "schedule", "÷ copy", "tile", "threads", "stages", "blocks"], rows,
+                 widths=[10, 18, 7, 6, 8, 7, 7], align="<<>>>>>")
 
 
 def reading(result: dict, n: int = 2**26, k: int = 5) -> list[str]:
@@ -473,10 +480,11 @@ def launch_overhead(rec: dict) -> dict[str, float]:
             if name not in ("empty", "copy")}
 
 
-def roofline_table(rec: dict, n: int = 2**26) -> str:
+def roofline_table(rec: dict, n: int = 2**26) -> Table:
     """The roofline at ``n`` outputs, one column per K (narrow enough for the page): the copy
     and FMA times, then each variant's time over the bound, a row each (``*``: the FMAs bound
-    it, not the copy; blank: not measured)."""
+    it, not the copy; blank: not measured). A :class:`kernels.tables.Table`: ``str`` of it is
+    the fixed-width text."""
     by_variant = roofline_rows(rec, n)
     valid_rows("rec['rows']", rec["rows"], ("ratio", "copy_us", "fma_us", "limit"))
     ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
@@ -484,17 +492,14 @@ def roofline_table(rec: dict, n: int = 2**26) -> str:
     names = list(by_variant)
     some = {k: next(cell[v, k] for v in names if (v, k) in cell) for k in ks}
 
-    def row(head, cells):
-        return (f"{head:12s}" + "".join(f"{c:>8s}" for c in cells)).rstrip()
-    lines = [f"n = 2^{int(np.log2(n))} on {rec['provenance'].get('device')}: time over the "
-             "bound, max(copy, FMA time)",
-             row("K", [str(k) for k in ks]),
-             row("copy µs", [f"{some[k]['copy_us']:.1f}" for k in ks]),
-             row("FMA µs", [f"{some[k]['fma_us']:.1f}" + ("*" if some[k]["limit"] == "fma" else "")
-                            for k in ks])]
+    rows = [["copy µs", *(f"{some[k]['copy_us']:.1f}" for k in ks)],
+            ["FMA µs", *(f"{some[k]['fma_us']:.1f}" + ("*" if some[k]["limit"] == "fma" else "")
+                         for k in ks)]]
     for v in names:
-        lines.append(row(v, [f"{cell[v, k]['ratio']:.2f}" if (v, k) in cell else "" for k in ks]))
-    return "\n".join(lines)
+        rows.append([v, *(f"{cell[v, k]['ratio']:.2f}" if (v, k) in cell else "" for k in ks)])
+    return Table(f"n = 2^{int(np.log2(n))} on {rec['provenance'].get('device')}: time over the "
+                 "bound, max(copy, FMA time)", ["K", *(str(k) for k in ks)], rows,
+                 widths=[12] + [8] * len(ks), align="<" + ">" * len(ks), sep="", strip=True)
 
 
 def control_reading(profile: dict, control: str = "staged_sync",
@@ -581,13 +586,14 @@ NCU_TABLE = (("gpu__time_duration.sum", "time µs", ".1f"),
              ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "smem wavefronts", ".3g"))
 
 
-def ncu_table(profile: dict) -> str:
+def ncu_table(profile: dict) -> Table:
     """A recorded Nsight Compute profile (:func:`ncu_summary`) as a table for the page: one
     column per kernel, one row per metric (``NCU_TABLE``: time, DRAM bytes and throughput, SM
-    throughput, instructions, shared-memory wavefronts)."""
+    throughput, instructions, shared-memory wavefronts). A :class:`kernels.tables.Table`: ``str``
+    of it is the fixed-width text."""
     _profile("profile", profile, tuple(metric for metric, _, _ in NCU_TABLE))
     names = [kernel.removeprefix("conv1d_") for kernel in profile]
-    lines = [f"{'':16s}" + "".join(f"{v:>12s}" for v in names)]
-    for metric, label, fmt in NCU_TABLE:
-        lines.append(f"{label:16s}" + "".join(f"{m[metric]:>12{fmt}}" for m in profile.values()))
-    return "\n".join(lines)
+    return Table("", ["", *names],
+                 [[label, *(f"{m[metric]:{fmt}}" for m in profile.values())]
+                  for metric, label, fmt in NCU_TABLE],
+                 widths=[16] + [12] * len(names), align="<" + ">" * len(names), sep="")

@@ -30,10 +30,10 @@ import sys
 from pathlib import Path
 
 from ..files import write_notebook
-from ..teach.warmup import NOTEBOOK_DIR
+from ..files import BOOK_ROOT, NOTEBOOK_DIR
 from ..validate import flag, integer, optional, path as valid_path, sequence, text
 
-ROOT = NOTEBOOK_DIR.parent
+ROOT = BOOK_ROOT
 SETUP_MARKER = "# Setup (Colab)"
 
 

@@ -9,9 +9,7 @@ still compiling waits for it instead of compiling it a second time.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"   # the book's notebooks
+from ..files import NOTEBOOK_DIR
 
 
 def warm_up(name: str, background: bool = True) -> None:

@@ -1,0 +1,82 @@
+"""A table that a cell shows: fixed-width text where text is read (``str``: a terminal, a test,
+a ``python -m ...`` command line), an HTML ``<table>`` where a notebook displays it
+(``_repr_html_``: Jupyter, Colab and the published page, where a wide table scrolls in its own
+box instead of wrapping into a mess on a phone).
+
+    Table("n = 2^26, K = 5", ["", "median µs", "GB/s"], [["copy", "133.8", "4013"], ...],
+          widths=[28, 10, 8])
+
+The cells are the text both forms show (formatted by the caller: the page and the terminal give
+the same digits). A column of numbers is right-aligned in both (``align``: ``"<"`` or ``">"``
+per column; by default ``">"`` where every non-empty cell of the column, below the header, is a
+number); the first column names its row (``<th scope="row">``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_NUMBER = re.compile(r"[-+]?(\d[\d,]*\.?\d*|\.\d+)([eE][-+]?\d+)?[%*x]?")
+
+
+def _is_number(cell: str) -> bool:
+    return bool(_NUMBER.fullmatch(cell.strip()))
+
+
+class Table:
+    """``title`` (a line above, the HTML ``<caption>``; "" for none), column ``headers``, ``rows``
+    of cells, ``notes`` (lines below). Text form: each column padded to its width in ``widths``
+    (default: its widest cell), aligned as ``align`` says, columns joined by ``sep``; ``strip``:
+    drop the trailing spaces of each line."""
+
+    def __init__(self, title: str, headers, rows, notes=(), *, widths=None, align=None,
+                 sep: str = " ", strip: bool = False):
+        self.title = str(title)
+        self.headers = [str(h) for h in headers]
+        self.rows = [[str(c) for c in row] for row in rows]
+        self.notes = [str(n) for n in ([notes] if isinstance(notes, str) else notes)]
+        columns = len(self.headers)
+        for i, row in enumerate(self.rows):
+            if len(row) != columns:
+                raise ValueError(f"row {i} has {len(row)} cells for {columns} columns: {row!r}")
+        if widths is None:
+            widths = [max(len(c) for c in [h, *(r[j] for r in self.rows)])
+                      for j, h in enumerate(self.headers)]
+        if align is None:
+            align = ["<" if j == 0 or not any(r[j].strip() for r in self.rows)
+                     or not all(_is_number(r[j]) for r in self.rows if r[j].strip()) else ">"
+                     for j in range(columns)]
+        if len(widths) != columns or len(align) != columns or set(align) - {"<", ">"}:
+            raise ValueError(f"widths and align need one entry per column ({columns}), align "
+                             f"'<' or '>': got {widths!r}, {align!r}")
+        self.widths, self.align, self.sep, self.strip = list(widths), list(align), sep, strip
+
+    def _line(self, cells) -> str:
+        line = self.sep.join(f"{c:{a}{w}}" for c, a, w in zip(cells, self.align, self.widths))
+        return line.rstrip() if self.strip else line
+
+    def lines(self) -> list[str]:
+        """The text form, one line each: the title (if any), the headers, the rows, the notes."""
+        return ([self.title] if self.title else []) + [self._line(self.headers)] + [
+            self._line(r) for r in self.rows] + self.notes
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        def cell(tag, text, j, scope):
+            side = "right" if self.align[j] == ">" else "left"   # JupyterLab's own default: right
+            return f'<{tag}{scope} style="text-align: {side}">{html.escape(text.strip())}</{tag}>'
+
+        head = "".join(cell("th", h, j, ' scope="col"') for j, h in enumerate(self.headers))
+        body = "".join("<tr>" + "".join(cell("th", c, 0, ' scope="row"') if j == 0 else
+                                        cell("td", c, j, "") for j, c in enumerate(row)) + "</tr>\n"
+                       for row in self.rows)
+        caption = f"<caption>{html.escape(self.title)}</caption>\n" if self.title else ""
+        notes = "".join(f"<p>{html.escape(n)}</p>\n" for n in self.notes if n.strip())
+        return (f"<table>\n{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n"
+                f"</table>\n{notes}")
