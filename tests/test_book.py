@@ -201,8 +201,9 @@ def _expected_figures(page):
 def test_page_renders_in_chromium(site, browser, page):
     """Every page of both editions loads with no console error, shows all its figures, links to
     the same page of the other edition (which loads), and every notebook page offers Colab. The
-    test machine is offline: requests to other hosts (the CDN's MathJax) are blocked, and only
-    the errors caused by that blocking are set aside, by their URL."""
+    test machine is offline: requests to other hosts are blocked (the book needs none: MathJax is
+    served from its own _static/), and only the errors caused by that blocking are set aside, by
+    their URL."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
     blocked, errors = set(), []
