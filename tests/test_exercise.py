@@ -89,9 +89,9 @@ def test_the_skeleton_is_the_solution_with_its_places_taken_out(name):
     (["x"], "async_halo", "NOT YET: the answer must be .* got list"),
     (b"\xff\xfe", "async_halo", "NOT YET: the answer is bytes that are not UTF-8 text"),
     ("// \ud800\n" + SOLUTION, "async_halo", "NOT YET: line 1 holds U\\+D800, not a character"),
-    ("int a;\0" + SOLUTION, "async_halo", "NOT YET: line 1 holds a NUL character"),
-    ("//" + "x" * 70000, "async_halo", "NOT YET: the answer is 68 KiB: an exercise's kernel fits "
-                                      "in 64 KiB"),
+    ("int a;\0" + SOLUTION, "async_halo", "NOT YET: line 1 holds a NUL character: retype"),
+    ("//" + "x" * 70000, "async_halo", "NOT YET: the answer is 70,002 bytes, more than 64 KiB: an "
+                                      "exercise's kernel fits in that"),
 ])
 def test_every_argument_gets_a_verdict(src, name, said):
     import re
@@ -521,6 +521,11 @@ def test_reading_the_source_takes_linear_time():
     ("#define X \\   \n", "line 1 holds a backslash followed by spaces"),
     ("#include_next <cuda/pipeline>\n", "line 1: #include_next"),
     ("#embed \"/etc/passwd\"\n", "line 1: #embed"),
+    # a comment is one space to the preprocessor: the directive goes on past it
+    ("#/*\n*/include \"/etc/passwd\"\n", "line 1: a comment that spans lines inside a directive"),
+    ("%:/*\n*/include \"x.cu\"\n", "line 1: a comment that spans lines inside a directive"),
+    ("#define A /*\n*/ 1\n", "line 1: a comment that spans lines inside a directive"),
+    ("#/**/include \"x.cu\"\n", "line 1: #include \"x.cu\" is refused"),
 ])
 def test_the_preprocessor_view(src, refused):
     if refused is None:

@@ -208,13 +208,16 @@ def plot_error_map(outputs: dict, x, w, tile: int):
     else:
         ax, hist = fig.subplots(), None
     colours = mpl.rcParams["axes.prop_cycle"].by_key()["color"]
-    for (name, err), marker, colour in zip(errors.items(), "o.sx", colours):
-        ax.plot(np.arange(n), np.maximum(err, floor), marker, ms=2.5, ls="none", color=colour,
+    # the first variant as rings, the others as dots inside them: equal errors stay visible
+    styles = (dict(marker="o", ms=4.5, mfc="none", mew=0.7), dict(marker=".", ms=2.5),
+              dict(marker="s", ms=2.0), dict(marker="x", ms=2.5))
+    for (name, err), style, colour in zip(errors.items(), styles, colours):
+        ax.plot(np.arange(n), np.maximum(err, floor), ls="none", color=colour, **style,
                 label=f"{name}: {wrong[name].sum()} wrong of {n}")
         if hist is not None and wrong[name].any():
             counts = np.bincount(np.flatnonzero(wrong[name]) % tile, minlength=tile)
             hist.bar(np.arange(tile), counts, width=1.0, alpha=0.7, color=colour, label=name)
-    ax.plot(np.arange(n), bound, color="black", lw=0.5, alpha=0.6, label="float32 rounding bound")
+    ax.plot(np.arange(n), bound, color="black", lw=0.8, label="float32 rounding bound")
     for b in range(0, n, tile):
         ax.axvline(b, color="grey", lw=0.3, alpha=0.5)
     ax.set_yscale("log")
@@ -445,7 +448,8 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     ax.set_ylim(bottom=0)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0,
               title="solid: asynchronous copies\ndotted: plain loads", alignment="left")
-    ax.set_title(_title(f"N = {_n_label(n)} on {rec['provenance'].get('device')}. {label}"),
-                 loc="left")
+    device = rec["provenance"].get("device")
+    where = "" if device and device in label else f" on {device}"   # the label may name it
+    ax.set_title(_title(f"N = {_n_label(n)}{where}. {label}"), loc="left")
     ax.grid(alpha=0.3)
     return fig

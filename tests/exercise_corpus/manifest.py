@@ -159,3 +159,50 @@ HANGS = {"async_halo/never_finishes.cu", "bulk/one_arrival_too_many.cu"}
 
 # Answers whose compile never ends: the tests give them a shorter compile limit.
 SLOW_COMPILES = {"async_halo/preprocessor_bomb.cu"}
+
+# Found by a red team (see each entry). GPU verdicts marked "unverified" are predictions: no GPU
+# run has checked them yet.
+ANSWERS.update({
+    # F1: a comment is one space to the preprocessor, before directives are read: "#/*\n*/include"
+    # is an #include. A comment across lines inside a directive is refused.
+    "async_halo/includes_hash_comment_solution.cu": everywhere(
+        "line 8: a comment that spans lines inside a directive"),
+    "async_halo/includes_hash_comment_passwd.cu": everywhere(
+        "line 8: a comment that spans lines inside a directive"),
+    "async_halo/includes_hash_comment_hostname.cu": everywhere(
+        "line 8: a comment that spans lines inside a directive"),
+    "async_halo/includes_hash_comment_leak_passwd.cu": everywhere(
+        "line 9: a comment that spans lines inside a directive"),
+    "async_halo/includes_hash_comment_leak_hostname.cu": everywhere(
+        "line 9: a comment that spans lines inside a directive"),
+    "async_halo/includes_hash_comment_only_the_solution.cu": everywhere(
+        "line 1: a comment that spans lines inside a directive"),
+    "async_halo/includes_digraph_comment_passwd.cu": everywhere(
+        "line 8: a comment that spans lines inside a directive"),
+    # F2, F3: the PTX walk is bounded (2**15 calls of a function with 1 MB of inline asm), and
+    # iterative (a chain of 1500 calls is a right answer; GPU verdict unverified: its stack)
+    "async_halo/ptx_too_large_to_walk.cu": everywhere("its PTX is too large to check"),
+    "async_halo/ok_deep_call_chain.cu": RIGHT,   # GPU: unverified
+    # F4: a wait must wait and a block barrier must be one
+    "async_halo/test_wait_once_as_wait_and_barrier.cu": everywhere(
+        "or not for all of them"),
+    "async_halo/named_barrier_one_warp.cu": everywhere("the PTX has no block barrier"),
+    "async_halo/barrier_for_64_threads.cu": everywhere("the PTX has no block barrier"),
+    "async_halo/wait_prior_1_one_batch.cu": everywhere("or not for all of them"),
+    "async_halo/wait_group_1_in_asm.cu": everywhere("or not for all of them"),
+    "async_halo/ok_syncthreads_or.cu": RIGHT,
+    # one cuda::barrier per warp (init 32): wrong, and the static check cannot count its
+    # threads, so the verdict does not claim a block barrier; the GPU run should catch it
+    # (unverified)
+    "async_halo/per_warp_cuda_barrier.cu": (COMPILES, "then an mbarrier wait (its thread count "
+                                            "is not checked)", NOT_YET, "wrong outputs"),
+    # F6: the bulk copy's init barrier, refill barrier, fence state space, try_wait loop
+    "bulk/no_barrier_after_init.cu": everywhere("no block barrier after the init's fence"),
+    "bulk/missing_refill_barrier.cu": everywhere("it never synchronises the block in the tile loop"),
+    "bulk/init_fence_global.cu": everywhere("fence.proxy.async must come after init"),
+    "bulk/try_wait_once.cu": everywhere("no mbarrier.try_wait in a loop"),
+    # F7: cp.async into a buffer nothing reads, plain loads fill x_s: the outputs are right, and
+    # the verdict says what was not checked (GPU: unverified)
+    "async_halo/copy_into_an_unread_buffer.cu": (COMPILES, "its sm_80 PTX has cp.async", PASSED,
+                                                 "and that the copies feed the compute"),
+})

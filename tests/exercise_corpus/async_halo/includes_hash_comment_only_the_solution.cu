@@ -1,0 +1,2 @@
+#/*
+*/include "/work/main/kernels/async_halo.cu"
