@@ -78,5 +78,5 @@ class Table:
                        for row in self.rows)
         caption = f"<caption>{html.escape(self.title)}</caption>\n" if self.title else ""
         notes = "".join(f"<p>{html.escape(n)}</p>\n" for n in self.notes if n.strip())
-        return (f'<table class="book-table">\n{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n"
-                f"</table>\n{notes}")
+        return (f'<table class="book-table">\n{caption}<thead><tr>{head}</tr></thead>\n'
+                f"<tbody>\n{body}</tbody>\n</table>\n{notes}")
