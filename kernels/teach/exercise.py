@@ -28,7 +28,8 @@ The check, in order, stopping at the first problem:
    too): a kernel with the exercise's name and parameters, whose instructions (comments and
    strings left out, the bodies of the ``.func`` it calls followed) are the exercise's, in order
    (:attr:`Exercise.steps`: e.g. ``cp.async``, then ``cp.async.wait_*``, then ``bar.sync``; the
-   double buffer's second barrier inside the tile loop). Whether every thread reaches them is
+   double buffer's barrier between the compute's shared loads and the next copy, round the
+   tile loop). Whether every thread reaches them is
    not for a static check to say (a copy or a barrier under a condition that is never true is
    in the PTX all the same): the verdict without a GPU says what the PTX has, no more;
 4. on a GPU of the exercise's generation or newer: a separate process
@@ -106,7 +107,10 @@ class Step:
     matches after the first of step ``after`` (or at it, with ``at_or_after``: one instruction
     may be two steps) and before the first of step ``before``, or in the loop around the first
     of step ``loop_of``. ``missing`` says what to do when there is none at all, ``misplaced``
-    when there are some, elsewhere."""
+    when there are some, elsewhere. A ``refill`` step (with ``loop_of``) is an order instead: in
+    the loop's instructions taken cyclically (the end runs on into the next iteration's start),
+    an instruction that ``pattern`` matches between every shared-memory read and the next copy
+    into shared memory (:func:`_unordered_refill`)."""
     name: str
     pattern: re.Pattern
     missing: str
@@ -116,6 +120,7 @@ class Step:
     count: int = 1
     at_or_after: bool = False
     loop_of: str | None = None
+    refill: bool = False
 
 
 @dataclass(frozen=True)
@@ -186,12 +191,18 @@ BARRIER = Step("barrier", BAR,
                "cp.async.wait): call __syncthreads() after pipe.consumer_wait(), so that every "
                "thread's copies have landed when the barrier opens.",
                after="wait", at_or_after=True)
-REFILL = Step("refill", BAR,
-              "", "it synchronises the block once per tile, for the wait. A buffer needs a second "
-              "barrier: after every thread has computed from it and before the next iteration "
-              "refills it (__syncthreads() at the end of the loop), or a fast warp overwrites a "
-              "tile that a slow warp is still reading.",
-              loop_of="wait", count=2)
+# a load that may read shared memory: ld.shared, or a generic ld (not .global/.param/.const/
+# .local), or ldmatrix
+SHARED_READ = re.compile(r"ld(?!u)(?!(?:\.\w+)*\.(?:global|param|const|local)\b)(?:\.[\w:]+)*\s"
+                         r"|ldmatrix\b")
+_REFILL_MESSAGE = ("there is no block barrier between the compute's reads of a buffer and the copy "
+                   "that refills it (in the tile loop's PTX, taken round the loop, an ld.shared is "
+                   "followed by a cp.async with no bar.sync 0 in between): after every thread has "
+                   "computed from a buffer and before the copy into it is issued, call "
+                   "__syncthreads() (at the end of the loop, or between the wait's barrier and "
+                   "the copy of the next tile), or a fast warp overwrites a tile that a slow warp "
+                   "is still reading.")
+REFILL = Step("refill", BAR, _REFILL_MESSAGE, _REFILL_MESSAGE, loop_of="wait", refill=True)
 
 INIT = Step("init", MB_INIT,
             "its barriers are never initialised (the PTX has no mbarrier.init): thread 0 calls "
@@ -267,11 +278,12 @@ EXERCISES = {
              Case(513, 32, 32, 32, blocks=9), Case(100, 32, 5, 32, blocks=8),
              Case(3000, 1024, 9, 256, blocks=1)),
             Case(2**24, 256, 5, 256, blocks=4096),   # 16 tiles per block
-            summary="its sm_80 PTX has cp.async, then a wait, then a block barrier, and two "
-                    "barriers in the tile loop",
+            summary="its sm_80 PTX has cp.async, then a wait, then a block barrier, and in the "
+                    "tile loop a block barrier between the compute's shared loads and the next "
+                    "cp.async",
             advice="Does every thread wait (pipe.consumer_wait(), then __syncthreads()) before "
-                   "reading a buffer, and does the block synchronise again after computing, "
-                   "before the buffer is refilled?"),
+                   "reading a buffer, and is there a block barrier after computing from a "
+                   "buffer and before the copy that refills it?"),
         Exercise(
             "bulk", "conv1d_bulk", KERNEL_DIR / "bulk.cu",
             KERNEL_DIR / "exercises" / "bulk_skeleton.cu", 90,
@@ -364,6 +376,18 @@ FILE_DIRECTIVES = {"include", "include_next", "import", "embed"}   # what names 
 REFUSED = {"__has_include", "__has_include_next", "__has_embed", "_Pragma", "__pragma"}
 CUDA_HEADER = re.compile(r"<\w[\w.+-]*(/\w[\w.+-]*)*>")   # <cuda/pipeline>: relative, no ".."
 ALLOWED = (f'"{HEADER}" and CUDA\'s own headers such as <cuda/pipeline>')
+# The CUDA toolkit's headers for the other copy APIs (the pipeline primitives, cooperative
+# groups, the awbarrier): the check compiles with libcu++ alone, which has none of them, so an
+# answer that uses them is told so before it is compiled (the same on every machine).
+TOOLKIT_ONLY = re.compile(r"<(?:cuda_pipeline\w*\.h|cuda_awbarrier\w*\.h|cooperative_groups"
+                          r"(?:\.h|/[\w.+/-]+))>")
+# the pipeline primitives (cuda_pipeline.h), used without their header
+PIPELINE_PRIMITIVES = {"__pipeline_memcpy_async", "__pipeline_commit", "__pipeline_wait_prior",
+                       "__pipeline_arrive_on"}
+NOT_OFFERED = (f"this check compiles with libcu++ (<cuda/pipeline>, <cuda/barrier>) and "
+               f"{HEADER} only, not the CUDA toolkit's other headers: write the copy with "
+               "cuda::memcpy_async(&x_s[j], &x[g], sizeof(float), pipe) and wait with "
+               "pipe.consumer_wait() (or inline PTX cp.async)")
 
 
 class _Token(NamedTuple):
@@ -451,6 +475,10 @@ def _check_preprocessing(src: str) -> None:
     ``#include`` must name one of them, literally; no other directive opens files."""
     tokens = list(_tokens(src))
     for i, token in enumerate(tokens):
+        if token.kind == "identifier" and token.text in PIPELINE_PRIMITIVES:
+            raise ExerciseError(f"line {token.line}: {token.text} (the pipeline primitives of "
+                                f"the toolkit's <cuda_pipeline.h>) is not offered here: "
+                                f"{NOT_OFFERED}")
         if token.kind == "identifier" and token.text in REFUSED:
             raise ExerciseError(f"line {token.line}: {token.text} is refused: the kernel may "
                                 f"include only {ALLOWED}, with #include")
@@ -471,6 +499,9 @@ def _check_preprocessing(src: str) -> None:
             continue   # the null directive: a lone #
         if name in FILE_DIRECTIVES:
             header = rest[1].text if len(rest) == 2 and rest[1].kind == "header" else ""
+            if name == "include" and TOOLKIT_ONLY.fullmatch(header):
+                raise ExerciseError(f"line {token.line}: {shown} is not offered here: "
+                                    f"{NOT_OFFERED}")
             if name != "include" or not (header == f'"{HEADER}"' or CUDA_HEADER.fullmatch(header)
                                          and ".." not in header):
                 raise ExerciseError(f"line {token.line}: {shown} is refused: the kernel may "
@@ -812,6 +843,27 @@ def _loops(instructions: list[str]) -> list[range]:
     return loops
 
 
+# a copy into shared memory: cp.async of any kind but its waits, commits and mbarrier arrivals
+SHARED_COPY = re.compile(r"cp\.async(?!\.(?:wait|commit|mbarrier|bulk\.(?:wait|commit)))"
+                         r"(?:\.[\w:]+)*?\.shared\b")
+
+
+def _unordered_refill(opcodes: list[str], start: int, end: int, barriers: set[int]) -> bool:
+    """Whether, in ``opcodes[start:end]`` (a loop) taken cyclically, a shared-memory read is
+    followed by a copy into shared memory (cp.async of any kind) with no barrier (an index in
+    ``barriers``) in between: that copy may refill the buffer while a slow warp still reads it."""
+    body = range(start, end)
+    read = False
+    for i in (*body, *body):   # twice round: a read late in the loop, a copy early in the next
+        if i in barriers:
+            read = False
+        elif SHARED_READ.match(opcodes[i]):
+            read = True
+        elif read and SHARED_COPY.match(opcodes[i]):
+            return True
+    return False
+
+
 def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[str, str]:
     """Each step's instruction where it belongs, in the kernel's instructions: after the first
     of step ``after`` (or at it, for ``at_or_after``), before the first of step ``before``, or
@@ -842,6 +894,12 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[s
             around = [loop for loop in loops if first[step.loop_of] in loop]
             start, end = (min(around, key=lambda r: r.start).start,
                           max(around, key=lambda r: r.stop).stop) if around else (0, 0)
+        if step.refill:
+            barriers = set(where(step, start, end))
+            if not barriers or _unordered_refill(opcodes, start, end, barriers):
+                raise ExerciseError(step.missing)
+            first[step.name] = min(barriers)
+            continue
         found = where(step, start, end)
         if len(found) < step.count:
             raise ExerciseError(step.misplaced if step.misplaced and where(step) else step.missing)

@@ -27,6 +27,10 @@ def on_the_gpu(fragment: str, needs: str = "a GPU") -> tuple:
     return (COMPILES, f"running it needs {needs}", NOT_YET, fragment)
 
 
+# what the double buffer's refill check says: round the tile loop, an ld.shared reaches a cp.async
+# with no block barrier in between
+REFILL = "no block barrier between the compute's reads of a buffer and the copy that refills it"
+
 # The bulk copy runs on sm_90 only: without a GPU its check says so.
 BULK_RIGHT = (COMPILES, "running it needs sm_90 or newer", PASSED, "correct on the GPU for all")
 
@@ -79,7 +83,7 @@ ANSWERS = {
     "double_buffer/ok_other_index_arithmetic.cu": RIGHT,
     "double_buffer/ok_commit_only_when_there_is_a_next.cu": RIGHT,
     # wrong
-    "double_buffer/missing_refill_barrier.cu": everywhere("synchronises the block once per tile"),
+    "double_buffer/missing_refill_barrier.cu": everywhere(REFILL),
     "double_buffer/missing_wait.cu": everywhere("never waits for its copies"),
     "double_buffer/same_buffer.cu": on_the_gpu("wrong outputs"),
     "double_buffer/next_tile_off.cu": on_the_gpu("wrong outputs"),
@@ -126,8 +130,7 @@ ANSWERS = {
     "async_halo/wait_in_an_asm_comment.cu": everywhere("never waits for its copies"),
     "async_halo/name_in_an_asm_comment.cu": everywhere("the kernel is named my_conv"),
     "async_halo/xff_in_an_asm_comment.cu": everywhere("does not compile: ptxas fatal"),
-    "double_buffer/refill_barrier_after_the_loop.cu": everywhere(
-        "synchronises the block once per tile"),
+    "double_buffer/refill_barrier_after_the_loop.cu": everywhere(REFILL),
     "bulk/init_fence_in_an_asm_comment.cu": everywhere("fence.proxy.async must come after init"),
     # Right answers that the old check refused: a .func helper, braces in inline PTX, a
     # cuda::barrier instead of the pipeline, a byte-order mark, a comment after an #include.
@@ -205,4 +208,22 @@ ANSWERS.update({
     # the verdict says what was not checked (GPU: unverified)
     "async_halo/copy_into_an_unread_buffer.cu": (COMPILES, "its sm_80 PTX has cp.async", PASSED,
                                                  "and that the copies feed the compute"),
+    # F5: the double buffer's refill barrier is an order, not a count: round the tile loop, a
+    # block barrier between the compute's ld.shared and the next cp.async. Two barriers after
+    # the wait and none after the compute: refused. One barrier, after the wait and the
+    # release, before the copy of the next tile into the other buffer: right (GPU: unverified).
+    "double_buffer/two_barriers_before_compute.cu": everywhere(REFILL),
+    "double_buffer/ok_one_barrier_before_the_refill.cu": RIGHT,   # GPU: unverified
+    # F8: the toolkit's other copy APIs (the pipeline primitives, cooperative groups) are not in
+    # libcu++, the only headers the check compiles with: told so before compiling, not with a
+    # compiler error (right answers elsewhere, NOT YET here, on every machine)
+    "async_halo/pipeline_primitives_not_offered.cu": everywhere(
+        "line 27: __pipeline_memcpy_async (the pipeline primitives of the toolkit's "
+        "<cuda_pipeline.h>) is not offered here: this check compiles with libcu++"),
+    "async_halo/pipeline_primitives_header_not_offered.cu": everywhere(
+        "line 7: #include <cuda_pipeline.h> is not offered here: this check compiles with "
+        "libcu++ (<cuda/pipeline>, <cuda/barrier>)"),
+    "async_halo/cooperative_groups_not_offered.cu": everywhere(
+        "line 7: #include <cooperative_groups.h> is not offered here: this check compiles with "
+        "libcu++ (<cuda/pipeline>, <cuda/barrier>) and conv1d_common.cuh only"),
 })
