@@ -129,8 +129,8 @@ def run(variant: str = "async_halo", n: int = 16384, tile: int = 256, k: int = 5
     if gpu_available() and timed:   # the benchmark's own timing, copy beside kernel
         import cupy
 
-        from ..measure.bench import time_copy, time_launch
         from ..device import device_info
+        from ..measure.bench import time_copy, time_launch
         xd, wd = cupy.asarray(x), cupy.asarray(w)
         yd = cupy.empty_like(xd)
         copy = time_copy(xd, yd, k).median_us
