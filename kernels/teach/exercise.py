@@ -103,9 +103,9 @@ class Case(NamedTuple):
 
 @dataclass(frozen=True)
 class Step:
-    """An instruction the kernel's PTX must have: ``count`` instructions that ``pattern``
-    matches after the first of step ``after`` (or at it, with ``at_or_after``: one instruction
-    may be two steps) and before the first of step ``before``, or in the loop around the first
+    """An instruction the kernel's PTX must have: one that ``pattern`` matches after the first
+    of step ``after`` (or at it, with ``at_or_after``: one instruction may be two steps) and
+    before the first of step ``before``, or in the loop around the first
     of step ``loop_of``. ``missing`` says what to do when there is none at all, ``misplaced``
     when there are some, elsewhere. A ``refill`` step (with ``loop_of``) is an order instead: in
     the loop's instructions taken cyclically (the end runs on into the next iteration's start),
@@ -117,7 +117,6 @@ class Step:
     misplaced: str = ""
     after: str | None = None
     before: str | None = None
-    count: int = 1
     at_or_after: bool = False
     loop_of: str | None = None
     refill: bool = False
@@ -901,7 +900,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[s
             first[step.name] = min(barriers)
             continue
         found = where(step, start, end)
-        if len(found) < step.count:
+        if not found:
             raise ExerciseError(step.misplaced if step.misplaced and where(step) else step.missing)
         first[step.name] = found[0]
     return {step: opcodes[i] for step, i in first.items()}
