@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import variants as V
-from .validate import flag, integer, warps
+from .validate import flag, integer, listed, warps
 
 STATIC_SHARED_LIMIT = 48 * 1024   # bytes of static __shared__ per block, on every GPU since sm_20
 MAX_THREADS = 1024
@@ -37,6 +37,12 @@ class LaunchConfig:
     @property
     def halo(self) -> int:
         return self.k // 2
+
+    @property
+    def block_threads(self) -> int:
+        """Threads a block is launched with: ``threads``, and the producer warp of a variant
+        that has one."""
+        return self.threads + 32 * V.get(self.variant).producer_warp
 
 
 def shared_bytes(variant: str, tile: int, k: int, stages: int | None = None) -> int:
@@ -90,7 +96,7 @@ def _stages(v: V.Variant, stages, k: int, tile: int | None = None):
     """Validated stage count (staged variants; default: as many as fit, up to DEFAULT_STAGES)."""
     if not v.staged:
         if stages is not None:
-            raise ValueError(f"stages applies to {' and '.join(V.names(staged=True))} only, "
+            raise ValueError(f"stages applies to {listed(V.names(staged=True))} only, "
                              f"not {v.name}")
         return None
     if stages is None:
@@ -119,7 +125,9 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
     k = _taps(v, k)
     tile = valid_tile(tile)
     if threads is not None:
-        threads = warps("threads", threads, MAX_THREADS)
+        threads = warps("threads", threads, MAX_THREADS - 32 * v.producer_warp,
+                        why=(f" ({variant} adds a producer warp: at most {MAX_THREADS} threads in "
+                             "all)") if v.producer_warp else "")
     if k > tile:
         raise ValueError(f"{k} taps are longer than the tile {tile}: a tile's halo would reach "
                          "past its neighbour tile")
@@ -127,7 +135,7 @@ def launch_config(n: int, k: int, tile: int = DEFAULT_TILE, threads: int | None 
     if v.staged:
         persistent = True if persistent is None else flag("persistent", persistent)
     elif persistent is not None:
-        raise ValueError(f"persistent applies to {' and '.join(V.names(staged=True))} only, "
+        raise ValueError(f"persistent applies to {listed(V.names(staged=True))} only, "
                          f"not {variant}")
     smem = v.shared(tile, k, stages or 1)
     if smem > STATIC_SHARED_LIMIT:

@@ -94,17 +94,24 @@ def _kernel(src: str, name: str, build: Build, device: int):
         raise err from exc
 
 
+def blocks_per_sm(kern, cfg: LaunchConfig) -> int:
+    """How many blocks of ``cfg`` one multiprocessor holds at once, by threads, registers (the
+    compiled kernel's ``num_regs``) and shared memory (1 KiB of it reserved per block)."""
+    import cupy
+    props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+    return max(1, min(props["maxThreadsPerMultiProcessor"] // cfg.block_threads,
+                      props["regsPerMultiprocessor"] // max(1, kern.num_regs * cfg.block_threads),
+                      props["sharedMemPerMultiprocessor"] // (cfg.shared_bytes + 1024), 32))
+
+
 def _grid(kern, cfg: LaunchConfig) -> int:
     """One block per tile; for persistent staged variants, as many blocks as fit on the GPU at
-    once (by threads, registers and shared memory per multiprocessor), each walking over tiles."""
+    once (:func:`blocks_per_sm` on every multiprocessor), each walking over tiles."""
     if not cfg.persistent:
         return cfg.tiles
     import cupy
-    props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
-    per_sm = min(props["maxThreadsPerMultiProcessor"] // cfg.threads,
-                 props["regsPerMultiprocessor"] // max(1, kern.num_regs * cfg.threads),
-                 props["sharedMemPerMultiprocessor"] // (cfg.shared_bytes + 1024), 32)
-    return max(1, min(cfg.tiles, per_sm * props["multiProcessorCount"]))
+    sms = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["multiProcessorCount"]
+    return max(1, min(cfg.tiles, blocks_per_sm(kern, cfg) * sms))
 
 
 @dataclass(frozen=True)
@@ -119,7 +126,7 @@ class Launch:
     args: tuple
 
     def __call__(self) -> None:
-        self.kernel((self.grid,), (self.config.threads,), self.args)
+        self.kernel((self.grid,), (self.config.block_threads,), self.args)
 
 
 def _options(arch, src, jitter) -> tuple[int | None, str | None, bool]:
@@ -232,17 +239,19 @@ def conv1d(x, w, variant: str = "async_halo", *, tile: int = DEFAULT_TILE,
     variant : one of ``kernels.VARIANTS`` (``kernels.variants.REGISTRY`` describes each):
         ``"naive"``, ``"tiled_sync"``, ``"puzzle28"`` (the published, wrong algorithm),
         ``"async_halo"``, ``"vec4"`` (16-byte loads into registers), ``"staged_sync"`` (a
-        synchronous control), ``"pipelined"`` (multi-stage 16-byte cp.async) or ``"bulk"``
-        (sm_90 bulk copy; on an older GPU a ``ValueError``); anything else is a ``ValueError``.
-        The last four keep the taps in registers: ``len(w) <= 64``.
+        synchronous control), ``"pipelined"`` (multi-stage 16-byte cp.async), ``"bulk"`` (sm_90
+        bulk copy) or ``"warp_specialized"`` (sm_90: a producer warp and mbarriers; on an older
+        GPU these two are a ``ValueError``); anything else is a ``ValueError``. The last five
+        keep the taps in registers: ``len(w) <= 64``.
     tile : outputs per block (per tile for the staged variants): a multiple of 32 from 32 to
         65536 with ``len(w) <= tile`` and the variant's shared memory within 48 KiB
         (``ValueError``); for async_halo that is ``4 * (tile + 2 * len(w) - 1)`` bytes.
     threads : threads per block, a multiple of 32 from 32 to 1024; default ``min(tile, 256)``
-        (vec4: ``tile // 4`` rounded down to a multiple of 32, from 32 to 256).
-    stages : tile buffers per block for pipelined and bulk, 1 to 8 (default 4, or as many as
-        fit in shared memory); ``ValueError`` for any other variant.
-    persistent : pipelined and bulk only (``ValueError`` otherwise): ``True`` (default) launches
+        (vec4: ``tile // 4`` rounded down to a multiple of 32, from 32 to 256). For
+        warp_specialized the compute threads, at most 992: its producer warp comes on top.
+    stages : tile buffers per block for pipelined, bulk and warp_specialized, 1 to 8 (default
+        4, or as many as fit in shared memory); ``ValueError`` for any other variant.
+    persistent : the same three only (``ValueError`` otherwise): ``True`` (default) launches
         as many blocks as fit on the GPU, each walking over tiles with its ring of stages;
         ``False`` launches one block per tile (then a second stage has nothing to hold).
     backend : ``"auto"`` (the GPU if there is one), ``"gpu"`` (``RuntimeError`` without one)

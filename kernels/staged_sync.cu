@@ -1,4 +1,5 @@
-// Control — staged_sync: pipelined.cu's staging without asynchrony.
+// Control — staged_sync: pipelined.cu's staging without asynchrony, written as well as plain
+// loads allow.
 // One block per tile, one shared-memory buffer: the block loads its tile with each halo rounded
 // up to whole 16-byte chunks (CONV_SPAN floats, as pipelined and bulk do) with plain float4 loads,
 // each passing through a register on its way to shared memory, waits at a barrier, then computes
@@ -7,7 +8,25 @@
 // through shared memory (reuse), and how much is the copy being asynchronous? Compared with
 // pipelined.cu launched with one stage and one block per tile, only Phase 1 (plain loads instead
 // of cp.async) and Phase 3 (a barrier only: nothing to wait for) change.
+// A fair control keeps as many loads in flight as the asynchronous copy does: each thread issues
+// all of its loads before it stores any of them (CONV_CHUNKS_PER_THREAD float4 registers). A loop
+// that stores each chunk before loading the next has one load in flight per thread, and loses to
+// the asynchronous kernels for that reason alone, not for being synchronous.
 #include "conv1d_common.cuh"
+
+#define CONV_CHUNKS (CONV_SPAN / 4)                                      // float4 chunks of the span
+#define CONV_CHUNKS_PER_THREAD ((CONV_CHUNKS + CONV_THREADS - 1) / CONV_THREADS)
+
+// One chunk of x from global memory: a float4 load, or, where it straddles an end of the
+// vector, element by element with zeros outside [0, n).
+__device__ __forceinline__ float4 load_chunk(const float* __restrict__ x, int g, int n)
+{
+    if (g >= 0 && g + 4 <= n) return __ldg(reinterpret_cast<const float4*>(x + g));
+    float e[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) e[j] = (g + j >= 0 && g + j < n) ? x[g + j] : 0.0f;
+    return make_float4(e[0], e[1], e[2], e[3]);
+}
 
 extern "C" __global__ void __launch_bounds__(CONV_THREADS)
 conv1d_staged_sync(const float* __restrict__ x,
@@ -21,18 +40,19 @@ conv1d_staged_sync(const float* __restrict__ x,
     const int start = tile_start - CONV_LEFT4;       // global index of x_s[0], a multiple of 4
 
     PHASE(0);
-    // Phase 1: load the span in 16-byte chunks, x -> register -> x_s; each warp waits for its
-    // loads before it stores them. Chunks that straddle an end of the vector element by element,
-    // zeros outside [0, n).
-    for (int c = threadIdx.x; c < CONV_SPAN / 4; c += CONV_THREADS) {
-        const int g = start + 4 * c;
-        if (g >= 0 && g + 4 <= n) {
-            reinterpret_cast<float4*>(x_s)[c] = __ldg(reinterpret_cast<const float4*>(x + g));
-        } else {
-            for (int e = 0; e < 4; ++e) {
-                x_s[4 * c + e] = (g + e >= 0 && g + e < n) ? x[g + e] : 0.0f;
-            }
-        }
+    // Phase 1: load the span in 16-byte chunks, x -> registers -> x_s. Every load of this
+    // thread is issued before the first store, so they are all in flight at once (a store
+    // needs its load's data: a store between two loads would wait for the first).
+    float4 r[CONV_CHUNKS_PER_THREAD];
+#pragma unroll
+    for (int j = 0; j < CONV_CHUNKS_PER_THREAD; ++j) {
+        const int c = threadIdx.x + j * CONV_THREADS;
+        if (c < CONV_CHUNKS) r[j] = load_chunk(x, start + 4 * c, n);
+    }
+#pragma unroll
+    for (int j = 0; j < CONV_CHUNKS_PER_THREAD; ++j) {
+        const int c = threadIdx.x + j * CONV_THREADS;
+        if (c < CONV_CHUNKS) reinterpret_cast<float4*>(x_s)[c] = r[j];
     }
 
     // Phase 2: the taps into registers.

@@ -43,12 +43,12 @@ def number(name: str, value, lo: float | None = None, hi: float | None = None,
     return value
 
 
-def warps(name: str, value, hi: int) -> int:
-    """A whole number of warps: a multiple of 32 from 32 to ``hi``."""
+def warps(name: str, value, hi: int, why: str = "") -> int:
+    """A whole number of warps: a multiple of 32 from 32 to ``hi`` (``why``: said after it)."""
     value = integer(name, value)
     if value < 32 or value > hi or value % 32:
         raise ValueError(f"{name} must be a multiple of 32 (a whole number of warps) from 32 to "
-                         f"{hi}, got {value}")
+                         f"{hi}{why}, got {value}")
     return value
 
 
@@ -107,6 +107,12 @@ def flag(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return bool(value)
+
+
+def listed(names) -> str:
+    """Names as a sentence lists them: "a", "a and b", "a, b and c"."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def choice(name: str, value, options) -> str:

@@ -58,6 +58,9 @@ class Variant:
     aligned16: bool = False     # 16-byte loads and stores: x and y start on a 16-byte boundary
     correct: bool = True        # False for puzzle28, the published algorithm
     default_threads: Callable[[int], int] = threads_per_output
+    # One warp more than ``threads``: a producer warp that only issues copies (the launch adds it;
+    # CONV_THREADS counts the compute threads).
+    producer_warp: bool = False
     # When it joined the registry (ISO 8601, UTC), for variants added after the first recordings:
     # a recording made before then need not hold it (kernels.measure.recorded.variants_expected). None:
     # every recording must.
@@ -102,6 +105,11 @@ def _span_stages_barriers(tile: int, k: int, stages: int) -> int:
     return -(-_span_stages(tile, k, stages) // 8) * 8 + 8 * stages
 
 
+def _span_stages_full_empty(tile: int, k: int, stages: int) -> int:
+    # x_s, 128-byte aligned, then a full and an empty 8-byte mbarrier per stage
+    return -(-_span_stages(tile, k, stages) // 8) * 8 + 16 * stages
+
+
 VARIANTS: tuple[Variant, ...] = (
     Variant("naive", "every tap a global load, no shared memory", "plain",
             shared=lambda tile, k, stages: 0),
@@ -126,6 +134,10 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("bulk", "the Hopper bulk copy engine (cp.async.bulk) and an mbarrier per stage",
             "bulk", shared=_span_stages_barriers, min_arch=90, staged=True, window=True,
             aligned16=True, stressed=True),
+    Variant("warp_specialized", "a producer warp keeps a ring of stages full with the bulk copy; "
+            "compute warps hand buffers back through full and empty mbarriers", "bulk",
+            shared=_span_stages_full_empty, min_arch=90, staged=True, window=True, aligned16=True,
+            stressed=True, producer_warp=True, added="2026-12-01T12:00:00+00:00"),
 )
 REGISTRY: dict[str, Variant] = {v.name: v for v in VARIANTS}
 NAMES: tuple[str, ...] = tuple(REGISTRY)

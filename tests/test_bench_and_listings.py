@@ -105,11 +105,20 @@ def test_bench_cli_needs_a_gpu():
         bench.main(["--quick"])
 
 
+def test_a_graph_replay_is_about_as_long_at_every_size():
+    assert timing.launches_per_graph(1) == timing.LAUNCHES_PER_GRAPH
+    assert timing.launches_per_graph(2**21) == 50
+    assert timing.launches_per_graph(2**22) == 25
+    assert timing.launches_per_graph(2**26) == timing.launches_per_graph(2**31 - 1) == 2
+    with pytest.raises(ValueError, match="n"):
+        timing.launches_per_graph(0)
+
+
 @pytest.mark.gpu
-def test_time_us_graphs_small_work_and_times_large_work_with_events():
+def test_time_us_replays_a_graph_at_every_size_and_times_other_streams_with_events():
     """Both methods, for a plain function (the copy) and for a Launch (a callable object)."""
     import cupy
-    for n, method in ((2**16, "graph"), (timing.GRAPH_BELOW, "events")):
+    for n, method in ((2**16, "graph"), (2**23, "graph")):
         x, w = (cupy.asarray(a) for a in kernels.random_inputs(n, 5, 0))
         y = cupy.zeros_like(x)
         times, used = timing.time_us(timing.copy_fn(x, y), n, n_repeat=20)
@@ -119,6 +128,8 @@ def test_time_us_graphs_small_work_and_times_large_work_with_events():
         times, used = timing.time_us(launch, n, n_repeat=20)
         assert used == method and np.all(times > 0)
         kernels.assert_correct(y, x.get(), w.get())
+        times, used = timing.time_us(launch, n, n_repeat=20, graph=False)
+        assert used == "events" and np.all(times > 0)
 
 
 # --- the tools' files: --out checked before a run, written first and atomically --------------

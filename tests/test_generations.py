@@ -37,9 +37,10 @@ def test_as_an_older_generation_builds_ptx_and_decides_for_it(gpu, monkeypatch):
     with pytest.raises(ValueError, match="newer than the generation the book runs as"):
         launch.gpu_target("async_halo", arch=90)
     monkeypatch.setattr(explore, "gpu_available", lambda: True)
-    assert explore.variant_choices() == tuple(v for v in kernels.VARIANTS if v != "bulk")
+    sm90 = ("bulk", "warp_specialized")
+    assert explore.variant_choices() == tuple(v for v in kernels.VARIANTS if v not in sm90)
     assert kernels.variants.names(arch=device.target_arch()) == tuple(
-        v for v in kernels.VARIANTS if v != "bulk")
+        v for v in kernels.VARIANTS if v not in sm90)
 
 
 def test_a_real_t4_runs_its_own_machine_code(gpu, monkeypatch):
@@ -111,6 +112,7 @@ def test_warm_up_replays_the_recorded_builds_for_this_gpu(monkeypatch):
     monkeypatch.delenv(device.ARCH_ENV, raising=False)
     warmup.warm_up(name)
     (specs,) = started
-    assert {v for v, _ in specs} == {b["variant"] for b in builds} - {"bulk"}
+    sm90 = set(kernels.VARIANTS) - set(kernels.variants.names(arch=80))
+    assert {v for v, _ in specs} == {b["variant"] for b in builds} - sm90
     assert all(b.target == "sm_80" or b.target.startswith("compute_") for _, b in specs)
-    assert len(specs) == sum(b["variant"] != "bulk" for b in builds)
+    assert len(specs) == sum(b["variant"] not in sm90 for b in builds)

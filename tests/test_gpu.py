@@ -29,11 +29,13 @@ def ulps(a, b):
     return np.abs(ia - ib)
 
 
-def runs(variant, k, arch):
+def runs(variant, k, arch, threads=32):
     """Whether this variant takes these sizes on this code path (k <= 64 for the register-window
-    variants) and runs on it (``arch``: PTX for that generation; None: this GPU's own)."""
-    need = kernels.REGISTRY[variant].min_arch
-    return takes_k(variant, k) and need <= (arch or target_arch())
+    variants; a producer warp besides ``threads``) and runs on it (``arch``: PTX for that
+    generation; None: this GPU's own)."""
+    v = kernels.REGISTRY[variant]
+    return (takes_k(variant, k) and v.min_arch <= (arch or target_arch())
+            and threads + 32 * v.producer_warp <= kernels.geometry.MAX_THREADS)
 
 
 def check_against_emulation(variant, y, x, w, tile, where):
@@ -74,7 +76,7 @@ def compiled():
     for arch in (None, 75):
         for tile, k, threads in CONFIGS + [(256, 5, 256), (1024, 7, 256), (512, 5, 128)]:
             for v in kernels.VARIANTS:
-                if runs(v, k, arch):
+                if runs(v, k, arch, threads):
                     cfg = kernels.launch_config(10**6, k, tile, threads, v)
                     specs.append((v, kernels.Build(tile, k, threads, target(v, arch), cfg.stages)))
     kernels.compile.warm_cache(specs)
@@ -91,7 +93,7 @@ def test_random_shapes(arch, cases):
         n = int(rng.choice([rng.integers(1, k + 2), rng.integers(1, 8 * tile),
                             tile * rng.integers(1, 9), rng.integers(1, 300_000)]))
         x, w = random_inputs(n, k, rng.integers(2**63))
-        for variant in (v for v in kernels.VARIANTS if runs(v, k, arch)):
+        for variant in (v for v in kernels.VARIANTS if runs(v, k, arch, threads)):
             where = f"seed={seed} case={case} {variant} n={n} tile={tile} k={k} threads={threads}"
             y = kernels.conv1d(x, w, variant, tile=tile, threads=threads, arch=arch)
             check_against_emulation(variant, y, x, w, tile, where)
@@ -105,7 +107,7 @@ def test_vectors_shorter_than_a_halo_chunk(tile, k, threads):
     the 16-byte variants copy nothing asynchronously and load everything by hand."""
     for n in range(1, 14):
         x, w = random_inputs(n, k)
-        for variant in (v for v in kernels.VARIANTS if runs(v, k, None)):
+        for variant in (v for v in kernels.VARIANTS if runs(v, k, None, threads)):
             where = f"{variant} n={n} tile={tile} k={k}"
             y = kernels.conv1d(x, w, variant, tile=tile, threads=threads)
             check_against_emulation(variant, y, x, w, tile, where)

@@ -37,7 +37,7 @@ def test_every_listing_has_an_entry_and_every_entry_is_complete():
     for v in V.VARIANTS:
         if not v.listing.exists():
             missing.append(f"{v.name}: no listing {v.listing.name}")
-        elif not re.search(rf'extern "C" __global__ void(?: __launch_bounds__\(\w+\))?\s+{v.kernel}\(',
+        elif not re.search(rf'extern "C" __global__ void(?: __launch_bounds__\([^)]*\))?\s+{v.kernel}\(',
                            v.listing.read_text()):
             missing.append(f"{v.name}: {v.listing.name} defines no extern \"C\" {v.kernel}(...)")
         emulate = emulation.EMULATORS.get(v.name)
@@ -57,8 +57,8 @@ def test_every_listing_has_an_entry_and_every_entry_is_complete():
 
 def test_public_names_come_from_the_registry():
     assert kernels.VARIANTS == V.NAMES == tuple(V.REGISTRY)
-    assert V.names(staged=True) == ("pipelined", "bulk")
-    assert V.names(arch=80) == tuple(n for n in V.NAMES if n != "bulk")
+    assert V.names(staged=True) == ("pipelined", "bulk", "warp_specialized")
+    assert V.names(arch=80) == tuple(n for n in V.NAMES if V.get(n).copy != "bulk")
 
 
 def test_a_typo_gets_did_you_mean():

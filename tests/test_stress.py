@@ -3,7 +3,7 @@
 The stress build (``-DCONV_JITTER``, ``prepare(..., jitter=True)``) makes every warp wait a
 different pseudo-random time at each PHASE() point of a listing: before a buffer is filled,
 before a barrier, before a buffer is read. A missing wait or barrier then shows up as wrong
-outputs instead of passing by luck. The proof is below: two ordering bugs planted on purpose,
+outputs instead of passing by luck. The proof is below: three ordering bugs planted on purpose,
 which the ordinary tests (racecheck included, for the bulk copy engine) do not see, fail here.
 And a kernel that deadlocks fails the test run within its time limit instead of hanging it.
 """
@@ -68,12 +68,20 @@ def test_stress_build_gives_the_emulated_values(variant):
                 assert np.all(np.abs(y.astype(np.float64) - expected) <= bound), where
 
 
+WS_WAIT = "        mbar_wait(&full[s], round & 1);\n"
+WS_RELEASE = "        mbar_arrive(&empty[s]);\n"
+WS_COMPUTE = kernels.source("warp_specialized")[
+    kernels.source("warp_specialized").index(WS_WAIT):kernels.source("warp_specialized").index(WS_RELEASE)
+    + len(WS_RELEASE)]
 PLANTED = {
     # async_halo without its wait: the barrier passes while the last warp's copies are in flight
     "async_halo": ("    pipe.consumer_wait();\n", ""),
     # bulk refilling a stage before every thread has finished reading it (no barrier between)
     "bulk": ("        PHASE(5);\n        __syncthreads();\n        PHASE(0);\n",
              "        PHASE(5);\n        PHASE(0);\n"),
+    # the compute threads releasing a buffer before they read it: the producer refills it under them
+    "warp_specialized": (WS_COMPUTE, WS_COMPUTE.replace(WS_RELEASE, "").replace(
+        WS_WAIT, WS_WAIT + "        mbar_arrive(&empty[s]);\n")),
 }
 
 

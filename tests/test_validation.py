@@ -93,6 +93,10 @@ CASES = [
     ("persistent not a bool", conv(variant="bulk", persistent=1), TypeError, "persistent must be"),
     ("vec4 with a long kernel", conv(variant="vec4", w=ONES[65]), ValueError, "at most 64"),
     ("bulk with a long kernel", conv(variant="bulk", w=ONES[65]), ValueError, "at most 64"),
+    ("warp_specialized with 1024 threads", conv(variant="warp_specialized", threads=1024),
+     ValueError, "adds a producer warp: at most 1024 threads in all"),
+    ("warp_specialized with 65 taps", conv(variant="warp_specialized", w=ONES[65]), ValueError,
+     "at most 64"),
     ("pipelined stages over shared memory", conv(variant="pipelined", tile=4096, stages=4),
      ValueError, "shared memory"),
     ("x complex64", conv(x=X.astype(np.complex64)), TypeError, "complex numbers are not supported"),
@@ -627,7 +631,7 @@ def test_the_table_covers_every_public_function():
 
 @pytest.mark.parametrize("variant", [v for v in kernels.VARIANTS if v not in ("naive", "vec4")])
 def test_largest_tile_is_accepted_and_one_more_warp_is_not(variant):
-    stages = 1 if variant in ("pipelined", "bulk") else None
+    stages = 1 if kernels.variants.get(variant).staged else None
     for k in (1, 5, 64):
         top = kernels.max_tile(k, variant, stages)
         cfg = kernels.launch_config(10**6, k, top, variant=variant, stages=stages)

@@ -32,12 +32,12 @@ from .. import variants as V
 from ..device import device_info
 from ..files import write_json
 from ..geometry import MAX_STAGES, MAX_THREADS, LaunchConfig, launch_config, valid_n, valid_tile
-from ..launch import Launch, prepare
+from ..launch import Launch, blocks_per_sm, prepare
 from ..reference import assert_correct, random_inputs
 from ..validate import (choice, flag, function, integer, needs_gpu, number, optional,
                         output_file, rng_seed, sequence, text, warps)
 from .recorded import NCU_METRICS, load, table
-from .timing import copy_fn, time_us
+from .timing import COPIES, copy_fn, time_us
 
 OURS = V.NAMES
 PEERS = ("cupyx.ndimage.correlate1d", "torch.conv1d")
@@ -128,15 +128,26 @@ def quartiles(times) -> tuple[float, float, float]:
 
 def time_copy(x, y, k: int, n_repeat: int | None = None) -> Row:
     """The yardstick: a device-to-device copy of x into y (the 8 N bytes a convolution moves),
-    as the "copy" row of a sweep at k taps."""
+    as the "copy" row of a sweep at k taps: the faster of ``cudaMemcpyAsync`` and a 16-byte copy
+    kernel (:func:`kernels.measure.timing.copy_fn`), both timed here; its config says which
+    ("by") and the median of each."""
     _cupy_arrays(x=x, y=y)
     if y.size != x.size:
         raise ValueError(f"y must have shape ({x.size},) like x, got {y.shape}")
     k, n_repeat = integer("k (taps)", k, 1), _n_repeat(n_repeat)
     needs_gpu("bench.time_copy")
-    times, method = time_us(copy_fn(x, y), x.size, n_repeat)
-    median, q1, q3 = quartiles(times)
-    return Row("copy", x.size, k, median, q1, q3, median, method, {})
+    import cupy
+    timed = {}
+    for how in COPIES:
+        y.fill(cupy.nan)
+        times, method = time_us(copy_fn(x, y, how), x.size, n_repeat)
+        if not bool((y == x).all()):
+            raise AssertionError(f"the {how} copy did not copy x into y")
+        timed[how] = (quartiles(times), method)
+    by = min(timed, key=lambda how: timed[how][0][0])
+    (median, q1, q3), method = timed[by]
+    return Row("copy", x.size, k, median, q1, q3, median, method,
+               dict(by=by, **{f"{how}_us": timed[how][0][0] for how in COPIES}))
 
 
 def check_on_host(y, x, w, name: str) -> None:
@@ -182,7 +193,8 @@ def time_launch(fn: Launch, copy_us: float, n_repeat: int | None = None,
         check(y, x, w, name)
     times, method = time_us(fn, x.size, n_repeat)
     config = dict(tile=cfg.tile, threads=cfg.threads, stages=cfg.stages,
-                  persistent=cfg.persistent, grid=fn.grid)
+                  persistent=cfg.persistent, grid=fn.grid, regs=fn.kernel.num_regs,
+                  blocks_per_sm=blocks_per_sm(fn.kernel, cfg))
     return Row(name, x.size, w.size, *quartiles(times), copy_us, method, config)
 
 
@@ -307,14 +319,12 @@ def run(quick: bool = False, progress: bool = False) -> dict:
     ours = V.runnable_here(OURS)[0]   # what this GPU (or ASYNC_BOOK_ARCH's generation) runs
     started = time.time()
     configs, tuning = {}, []
-    for variant in (v for v in ours if V.get(v).staged):
+    # the 16-byte variants, synchronous controls included, each tuned over the same grid
+    for variant in (v for v in ours if V.get(v).window):
         best, rows = (tune(variant, tiles=(1024,), threads=(128, 256), stages=(2,)) if quick
                       else tune(variant))
-        configs[variant] = best
+        configs[variant] = {key: value for key, value in best.items() if value is not None}
         tuning += rows
-    configs["vec4"] = dict(tile=1024, threads=256)
-    # the synchronous control stages what the tuned pipelined stages: its tile, its threads
-    configs["staged_sync"] = {key: configs["pipelined"][key] for key in ("tile", "threads")}
     _warm([(v, launch_config(2**20, k, variant=v, **configs.get(v, {}))) for k in ks for v in ours])
     rows = []
     for k in ks:
@@ -338,7 +348,7 @@ def run(quick: bool = False, progress: bool = False) -> dict:
             "stage_sweep": [dict(asdict(r), gbps=r.gbps, ratio=r.ratio) for r in stages]}
 
 
-PROFILED = ("async_halo", "vec4", "pipelined", "bulk")
+PROFILED = ("async_halo", "vec4", "staged_sync", "pipelined", "bulk", "warp_specialized")
 
 
 def ncu_target(n: int = 2**26, k: int = 5) -> None:

@@ -30,7 +30,8 @@ import numpy as np
 from .. import layout, variants as V
 from ..files import read_json
 from ..tables import Table
-from ..validate import choice, flag, number, integer, record, rows as valid_rows, sequence, text
+from ..validate import (choice, flag, integer, listed, number, record, rows as valid_rows,
+                        sequence, text)
 
 RECORDED = Path(__file__).resolve().parents[1] / "recorded"   # kernels/recorded/
 NCU_METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
@@ -89,6 +90,8 @@ def best_by_schedule(result: dict) -> dict:
     valid_rows("result['tuning']", result["tuning"], ("name", "config", "median_us"))
     best = {}
     for r in result["tuning"]:
+        if r["name"] not in V.REGISTRY or not V.get(r["name"]).staged:
+            continue   # the synchronous controls are tuned too, with no schedule to choose
         key = (r["name"], bool(r["config"].get("persistent", True)))
         if key not in best or r["median_us"] < best[key]["median_us"]:
             best[key] = r
@@ -185,7 +188,7 @@ def stage_table(result: dict) -> Table:
                      f"{c['stages']:d}", f"{c['grid']:d}"])
     return Table("The best of each schedule in the tuning run (time over the copy time):",
                  ["variant", "schedule", "÷ copy", "tile", "threads", "stages", "blocks"], rows,
-                 widths=[10, 18, 7, 6, 8, 7, 7], align="<<>>>>>")
+                 widths=[16, 18, 7, 6, 8, 7, 7], align="<<>>>>>")
 
 
 def reading(result: dict, n: int = 2**26, k: int = 5) -> list[str]:
@@ -198,7 +201,7 @@ def reading(result: dict, n: int = 2**26, k: int = 5) -> list[str]:
     best = best_async(at)
     tied = [v for v in V.names(asynchronous=True, correct=True)
             if v in at and v != best and tie(at[v], at[best])]
-    who = (f"variants, {' and '.join([best, *tied])} (a tie), take" if tied
+    who = (f"variants, {listed([best, *tied])} (a tie), take" if tied
            else f"variant, {best}, takes")
 
     def times(rows, name):
@@ -410,7 +413,7 @@ class Verdict:
 
     def sentence(self) -> str:
         a, c = self.async_row, self.control_row
-        name = self.best_async + (f" (tied with {' and '.join(self.tied)})" if self.tied else "")
+        name = self.best_async + (f" (tied with {listed(self.tied)})" if self.tied else "")
         how = f" in the same configuration ({self.matched})" if self.matched else ", each tuned"
 
         def timed(r):   # the median and the interquartile range
@@ -424,12 +427,14 @@ class Verdict:
                 f"than {slow[0]} {timed(slow[1])}.")
 
 
-def _same_config(row: dict, tile: int) -> dict | None:
-    """Of a roofline row's tuning (``tried``), the configuration with ``tile``, one block per
-    tile and one stage (or no stages), as a timed row; None if it was not tried."""
+def _same_config(row: dict, tile: int, threads: int) -> dict | None:
+    """Of a roofline row's tuning (``tried``), the configuration with ``tile`` and ``threads``,
+    one block per tile and one stage (or no stages), as a timed row; None if it was not
+    tried."""
     for t in row.get("tried", []):
         c = t["config"]
-        if c["tile"] == tile and not c.get("persistent") and c.get("stages") in (None, 1):
+        if (c["tile"] == tile and c["threads"] == threads and not c.get("persistent")
+                and c.get("stages") in (None, 1)):
             return dict(t, name=row["name"])
     return None
 
@@ -453,10 +458,10 @@ def async_vs_sync(rec: dict, n: int, k: int, control: str = "staged_sync",
     candidates = {v: at[v] for v in V.names(asynchronous=True, correct=True) if v in at}
     how = ""
     if matched:
-        tile = c["config"]["tile"]
-        candidates = {v: r for v, r in ((v, _same_config(r, tile)) for v, r in candidates.items())
-                      if r is not None}
-        how = f"tile {tile}, one block per tile, one stage"
+        tile, threads = c["config"]["tile"], c["config"]["threads"]
+        candidates = {v: r for v, r in ((v, _same_config(r, tile, threads))
+                                        for v, r in candidates.items()) if r is not None}
+        how = f"tile {tile}, {threads} threads, one block per tile, one stage"
     if not candidates:
         raise ValueError(f"no asynchronous variant at n = {n} with {k} taps"
                          + (f" was tried in {how}" if matched else ""))
@@ -499,7 +504,7 @@ def roofline_table(rec: dict, n: int = 2**26) -> Table:
         rows.append([v, *(f"{cell[v, k]['ratio']:.2f}" if (v, k) in cell else "" for k in ks)])
     return Table(f"n = 2^{int(np.log2(n))} on {rec['provenance'].get('device')}: time over the "
                  "bound, max(copy, FMA time)", ["K", *(str(k) for k in ks)], rows,
-                 widths=[12] + [8] * len(ks), align="<" + ">" * len(ks), sep="", strip=True)
+                 widths=[17] + [7] * len(ks), align="<" + ">" * len(ks), sep="", strip=True)
 
 
 def control_reading(profile: dict, control: str = "staged_sync",
@@ -596,4 +601,5 @@ def ncu_table(profile: dict) -> Table:
     return Table("", ["", *names],
                  [[label, *(f"{m[metric]:{fmt}}" for m in profile.values())]
                   for metric, label, fmt in NCU_TABLE],
-                 widths=[16] + [12] * len(names), align="<" + ">" * len(names), sep="")
+                 widths=[16] + [max(9, len(name) + 1) for name in names],
+                 align="<" + ">" * len(names), sep="")

@@ -53,18 +53,22 @@ from .timing import time_us
 SIZES = (2**24, 2**26)                # x and y past the H200's 60 MiB L2: DRAM-bound
 KS = (1, 3, 5, 9, 17, 31, 63)         # what every variant takes (the window variants: K <= 64)
 LONG_KS = (127,)                      # taps beyond a register window: tiled_sync and async_halo
-VARIANTS = ("tiled_sync", "async_halo", "vec4", "staged_sync", "pipelined", "bulk")
-THREADS = 256
-# The tuning grid of each variant (bench.tuning_grid's arguments; threads: THREADS): tiles,
-# and for the staged variants stages 1, 2, 4 with persistent blocks plus one block per tile.
-# staged_sync has pipelined's and bulk's tiles, so that the control differs only in the copy.
+VARIANTS = ("tiled_sync", "async_halo", "vec4", "staged_sync", "pipelined", "bulk",
+            "warp_specialized")
+THREADS = (128, 256)
+# The tuning grid of each variant (bench.tuning_grid's arguments, threads: THREADS): tiles, and
+# for the staged variants stages 1, 2, 4 with persistent blocks plus one block per tile. The
+# 16-byte variants share one grid, so that the synchronous controls (vec4, staged_sync) are
+# tuned as far as the asynchronous ones.
+WINDOW_GRID = dict(tiles=(1024, 2048, 4096))
 GRID = {
     "tiled_sync": dict(tiles=(256, 1024)),
     "async_halo": dict(tiles=(256, 1024)),
-    "vec4": dict(tiles=(1024, 4096)),
-    "staged_sync": dict(tiles=(1024, 2048, 4096)),
-    "pipelined": dict(tiles=(1024, 2048, 4096), stages=(1, 2, 4)),
-    "bulk": dict(tiles=(1024, 2048, 4096), stages=(1, 2, 4)),
+    "vec4": WINDOW_GRID,
+    "staged_sync": WINDOW_GRID,
+    "pipelined": dict(WINDOW_GRID, stages=(1, 2, 4)),
+    "bulk": dict(WINDOW_GRID, stages=(1, 2, 4)),
+    "warp_specialized": dict(WINDOW_GRID, stages=(1, 2, 4)),
 }
 QUICK = dict(sizes=(2**22,), ks=(5, 31), long_ks=(127,))
 N_REPEAT = 30
@@ -129,7 +133,7 @@ def plan(sizes=SIZES, ks=KS + LONG_KS, variants=VARIANTS) -> list[tuple[int, int
             for v in variants:
                 if not V.get(v).takes_k(k):
                     continue
-                grid = bench.tuning_grid(v, n, k, threads=(THREADS,), **GRID[v])
+                grid = bench.tuning_grid(v, n, k, threads=THREADS, **GRID[v])
                 if not grid:
                     raise ValueError(f"no configuration of {v}'s grid {GRID[v]} fits {k} taps")
                 cases.append((n, k, v, grid))
@@ -315,8 +319,9 @@ def run(sizes=SIZES, ks=KS, long_ks=LONG_KS, n_repeat: int = N_REPEAT, check: bo
         for k in dict.fromkeys(k for m, k, *_ in cases if m == n):
             w = rs.standard_normal(k, dtype=cupy.float32)
             copy = bench.time_copy(x, y, k, n_repeat)
-            copies.append({key: getattr(copy, key) for key in
-                           ("n", "k", "median_us", "q1_us", "q3_us", "method")})
+            copies.append({**{key: getattr(copy, key) for key in
+                              ("n", "k", "median_us", "q1_us", "q3_us", "method")},
+                           "by": copy.config.get("by")})
             ref = reference_and_bound(x, w) if check and n == check_n else None
             line = []
             for _, _, v, grid in (c for c in cases if c[:2] == (n, k)):
@@ -337,7 +342,7 @@ def run(sizes=SIZES, ks=KS, long_ks=LONG_KS, n_repeat: int = N_REPEAT, check: bo
                            "seconds": round(time.time() - started, 1), "n_repeat": n_repeat,
                            "checked_at_n": check_n if check else None},
             "left_out": left_out,
-            "grid": {v: {**GRID[v], "threads": [THREADS]} for v in variants},
+            "grid": {v: {**GRID[v], "threads": list(THREADS)} for v in variants},
             "fma": fma, "seed": seed_rows, "copies": copies, "rows": rows}
 
 

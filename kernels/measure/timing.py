@@ -13,15 +13,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..validate import array_module, flag, function, integer, needs_gpu, optional
+from ..validate import array_module, choice, flag, function, integer, needs_gpu, optional
 
-GRAPH_BELOW = 2**21          # graph replay below this many elements
-LAUNCHES_PER_GRAPH = 50
+LAUNCHES_PER_GRAPH = 50      # launches in one graph of small work
+GRAPH_ELEMENTS = 50 * 2**21  # elements one replay works through, about (2 launches at least)
+
+
+def launches_per_graph(n: int) -> int:
+    """Launches captured in one graph for work on ``n`` elements: a replay of about
+    GRAPH_ELEMENTS elements, from 2 to LAUNCHES_PER_GRAPH launches."""
+    n = integer("n", n, 1)
+    return max(2, min(LAUNCHES_PER_GRAPH, -(-GRAPH_ELEMENTS // n)))
 
 
 def time_us(fn, n: int, n_repeat: int | None = None, graph: bool = True) -> tuple[np.ndarray, str]:
     """Per-launch GPU times of ``fn`` in microseconds, and the method used ("graph" or "events").
-    ``n``: the elements ``fn`` works on (it picks the method and the default repeats);
+    ``n``: the elements ``fn`` works on (it sets the launches per graph and the default repeats);
     ``graph=False`` for work that does not launch on CuPy's current stream (it would escape the
     capture)."""
     function("fn", fn)
@@ -33,24 +40,48 @@ def time_us(fn, n: int, n_repeat: int | None = None, graph: bool = True) -> tupl
     from cupyx.profiler import benchmark
     if n_repeat is None:
         n_repeat = 200 if n <= 2**22 else 40
-    if graph and n < GRAPH_BELOW:
+    if graph:
+        launches = launches_per_graph(n)
         stream = cupy.cuda.Stream(non_blocking=True)
         with stream:
             fn()   # compile and load outside the capture
             stream.begin_capture()
-            for _ in range(LAUNCHES_PER_GRAPH):
+            for _ in range(launches):
                 fn()
             graph = stream.end_capture()
-            result = benchmark(graph.launch, (stream,), n_repeat=max(20, n_repeat // 5), n_warmup=3)
-        return result.gpu_times[0] * 1e6 / LAUNCHES_PER_GRAPH, "graph"
+            result = benchmark(graph.launch, (stream,), n_repeat=max(20, n_repeat * 2 // launches),
+                               n_warmup=3)
+        return result.gpu_times[0] * 1e6 / launches, "graph"
     # a Launch (kernels.prepare) is a callable object without the __name__ benchmark reports
     result = benchmark(fn, n_repeat=n_repeat, n_warmup=max(3, n_repeat // 10),
                        name=getattr(fn, "__name__", type(fn).__name__))
     return result.gpu_times[0] * 1e6, "events"
 
 
-def copy_fn(x, y):
-    """A device-to-device copy of x into y: the same bytes as a convolution moves."""
+COPIES = ("memcpy", "kernel")
+COPY_KERNEL = r"""
+// The other device copy: y = x in 16-byte chunks, a grid-stride loop (the last n % 4 floats
+// one by one). A kernel node in a graph, where cudaMemcpyAsync becomes a memcpy node.
+extern "C" __global__ void copy_float4(const float* __restrict__ x, float* __restrict__ y,
+                                       long long n)
+{
+    const long long chunks = n / 4, step = (long long)gridDim.x * blockDim.x;
+    for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < chunks; c += step) {
+        reinterpret_cast<float4*>(y)[c] = __ldg(reinterpret_cast<const float4*>(x) + c);
+    }
+    if (blockIdx.x == 0 && threadIdx.x < n % 4) y[4 * chunks + threadIdx.x] = x[4 * chunks + threadIdx.x];
+}
+"""
+COPY_THREADS, COPY_BLOCKS_PER_SM = 256, 8
+
+
+def copy_fn(x, y, how: str = "memcpy"):
+    """A device-to-device copy of x into y: the same bytes as a convolution moves.
+    ``how``: "memcpy" (``cudaMemcpyAsync``) or "kernel" (:data:`COPY_KERNEL`, 16-byte loads and
+    stores; x and y 16-byte aligned). Captured in a graph, a memcpy becomes a memcpy node, which
+    on the H200 ran 1 GiB copies a third slower than the kernel (2^28 floats, 2026-12-01): the
+    benchmark times both and keeps the faster as the yardstick."""
+    how = choice("how", how, COPIES)
     for name, a in (("x", x), ("y", y)):
         if array_module(name, a) is np:
             raise TypeError(f"{name} must be a CuPy array (on the GPU), got a NumPy array")
@@ -61,8 +92,24 @@ def copy_fn(x, y):
     needs_gpu("timing.copy_fn")
     import cupy
     runtime = cupy.cuda.runtime
+    if how == "memcpy":
+        def copy():
+            runtime.memcpyAsync(y.data.ptr, x.data.ptr, x.nbytes, runtime.memcpyDeviceToDevice,
+                                cupy.cuda.get_current_stream().ptr)
+        return copy
+    if x.data.ptr % 16 or y.data.ptr % 16 or x.dtype != np.float32 or y.dtype != np.float32:
+        raise ValueError("the copy kernel moves 16-byte chunks of float32: x and y must be "
+                         "float32 and start on a 16-byte boundary")
+    kernel = _copy_kernel()
+    sms = runtime.getDeviceProperties(cupy.cuda.Device().id)["multiProcessorCount"]
+    blocks = max(1, min(sms * COPY_BLOCKS_PER_SM, -(-x.size // (4 * COPY_THREADS))))
+    args = (x, y, np.int64(x.size))
 
     def copy():
-        runtime.memcpyAsync(y.data.ptr, x.data.ptr, x.nbytes, runtime.memcpyDeviceToDevice,
-                            cupy.cuda.get_current_stream().ptr)
+        kernel((blocks,), (COPY_THREADS,), args)
     return copy
+
+
+def _copy_kernel():
+    import cupy
+    return cupy.RawModule(code=COPY_KERNEL).get_function("copy_float4")

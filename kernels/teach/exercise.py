@@ -27,11 +27,13 @@ The check, in order, stopping at the first problem:
 3. the PTX (any machine; sm_80 for the first two, sm_90 for the bulk copy, assembled by ptxas
    too): a kernel with the exercise's name and parameters, whose instructions (comments and
    strings left out, the bodies of the ``.func`` it calls followed) are the exercise's, in order
-   (:attr:`Exercise.steps`: e.g. ``cp.async``, then ``cp.async.wait_*``, then ``bar.sync``; the
-   double buffer's barrier between the compute's shared loads and the next copy, round the
-   tile loop). Whether every thread reaches them is
-   not for a static check to say (a copy or a barrier under a condition that is never true is
-   in the PTX all the same): the verdict without a GPU says what the PTX has, no more;
+   along its control flow (:attr:`Exercise.steps`: e.g. ``cp.async``, then ``cp.async.wait_*``
+   on a path from it, then ``bar.sync``; the double buffer's barrier on every path from the
+   compute's shared loads to the next copy, round the tile loop). Dead code counts for nothing:
+   an instruction that a branch jumps over, or whose guard a ``setp`` on immediates makes
+   false. Whether every thread reaches them is not for a static check to say (a copy or a
+   barrier under a condition that is never true at run time is in the PTX all the same): the
+   verdict without a GPU says what the PTX has, no more;
 4. on a GPU of the exercise's generation or newer: a separate process
    (``python -m kernels.teach.exercise --run FOLDER``), killed after :data:`TIME_LIMIT_S`, runs it at
    every configuration of :attr:`Exercise.cases`, outputs poisoned with NaN and shared memory
@@ -55,6 +57,7 @@ import re
 import reprlib
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -103,14 +106,14 @@ class Case(NamedTuple):
 
 @dataclass(frozen=True)
 class Step:
-    """An instruction the kernel's PTX must have: one that ``pattern`` matches after the first
-    of step ``after`` (or at it, with ``at_or_after``: one instruction may be two steps) and
-    before the first of step ``before``, or in the loop around the first
-    of step ``loop_of``. ``missing`` says what to do when there is none at all, ``misplaced``
-    when there are some, elsewhere. A ``refill`` step (with ``loop_of``) is an order instead: in
-    the loop's instructions taken cyclically (the end runs on into the next iteration's start),
-    an instruction that ``pattern`` matches between every shared-memory read and the next copy
-    into shared memory (:func:`_unordered_refill`)."""
+    """An instruction the kernel's PTX must have, one that runs (see :class:`_Flow`): one that
+    ``pattern`` matches on a path from one of step ``after`` (or at it, with ``at_or_after``:
+    one instruction may be two steps), on every path from there to one of step ``before``, or
+    in the loops around those of step ``loop_of``. ``missing`` says what to do when there is
+    none at all, ``misplaced`` when there are some, elsewhere. A ``refill`` step (with
+    ``loop_of``) is an order instead: round the loop, an instruction that ``pattern`` matches
+    on every path from a shared-memory read to a copy into shared memory
+    (:func:`_unordered_refill`)."""
     name: str
     pattern: re.Pattern
     missing: str
@@ -166,28 +169,27 @@ MB_WAIT = re.compile(r"mbarrier\.(?:try|test)_wait\b")      # bar.wait(token), i
 COPY = Step("copy", CP_ASYNC,
             "it compiles, but copies nothing asynchronously: on sm_80 the PTX has no cp.async. "
             "Copy with cuda::memcpy_async(&x_s[j], &x[g], sizeof(float), pipe).")
+_EARLY_WAIT = ("it waits before its copies are issued (in the PTX, no cp.async.wait follows a "
+               "cp.async on any path): call pipe.consumer_wait() in Phase 3, after the copies are "
+               "committed.")
 WAIT_ALL = Step("wait", CP_WAIT_ALL,
                 "it never waits for its copies, or not for all of them (the PTX has no "
                 "cp.async.wait_all or "
                 "cp.async.wait_group 0, nor an mbarrier wait in a loop; wait_group N and "
                 "wait_prior<N> with N > 0 leave N batches in flight, and this kernel has one): "
                 "call pipe.consumer_wait() in Phase 3, after the copies are committed.",
-                "it waits before its copies are issued (the PTX has cp.async.wait only before "
-                "cp.async): call pipe.consumer_wait() in Phase 3, after the copies are "
-                "committed.", after="copy")
+                _EARLY_WAIT, after="copy")
 WAIT = Step("wait", CP_WAIT,
             "it never waits for its copies (the PTX has no cp.async.wait): call "
             "pipe.consumer_wait() in Phase 3, after the copies are committed.",
-            "it waits before its copies are issued (the PTX has cp.async.wait only before "
-            "cp.async): call pipe.consumer_wait() in Phase 3, after the copies are committed.",
-            after="copy")
+            _EARLY_WAIT, after="copy")
 BARRIER = Step("barrier", BAR,
                "it waits for this thread's copies but not for the other threads' (the PTX has no "
                "block barrier, bar.sync 0 for all the block's threads, after cp.async.wait; "
                "a named barrier or one for fewer threads is not one): call __syncthreads() "
                "after pipe.consumer_wait().",
-               "it synchronises before it waits (the PTX has bar.sync only before "
-               "cp.async.wait): call __syncthreads() after pipe.consumer_wait(), so that every "
+               "it synchronises before it waits (in the PTX, no bar.sync follows a cp.async.wait "
+               "on any path): call __syncthreads() after pipe.consumer_wait(), so that every "
                "thread's copies have landed when the barrier opens.",
                after="wait", at_or_after=True)
 # a load that may read shared memory: ld.shared, or a generic ld (not .global/.param/.const/
@@ -195,8 +197,8 @@ BARRIER = Step("barrier", BAR,
 SHARED_READ = re.compile(r"ld(?!u)(?!(?:\.\w+)*\.(?:global|param|const|local)\b)(?:\.[\w:]+)*\s"
                          r"|ldmatrix\b")
 _REFILL_MESSAGE = ("there is no block barrier between the compute's reads of a buffer and the copy "
-                   "that refills it (in the tile loop's PTX, taken round the loop, an ld.shared is "
-                   "followed by a cp.async with no bar.sync 0 in between): after every thread has "
+                   "that refills it (round the tile loop's PTX, a path goes from an ld.shared to a "
+                   "cp.async through no bar.sync 0): after every thread has "
                    "computed from a buffer and before the copy into it is issued, call "
                    "__syncthreads() (at the end of the loop, or between the wait's barrier and "
                    "the copy of the next tile), or a fast warp overwrites a tile that a slow warp "
@@ -744,20 +746,46 @@ def _ptx_functions(ptx: str) -> dict[str, _Function]:
     return functions
 
 
+PTX_DELIMITER = re.compile(r"[;{}]")
+
+
+def _labels_and_rest(text: str) -> tuple[list[str], str]:
+    """The labels that open ``text`` (``"$L__BB0_2:"``), and what follows them."""
+    labels = []
+    while label := PTX_LABEL.match(text):
+        labels.append(label[1] + ":")
+        text = text[label.end():]
+    return labels, text
+
+
 def _statements(body: str) -> list[tuple[str, str | None]]:
     """A function body's instructions in the order the PTX lists them, each with the function
     it calls (or None): predicate and labels stay, as ``"@%p1 bra $L__BB0_2"`` and
-    ``"$L__BB0_2:"``."""
+    ``"$L__BB0_2:"``, and so do its blocks' braces, as ``"{"`` and ``"}"`` (a label is local to
+    its block); the braces of a vector operand, ``{%r1, %r2}``, stay in their instruction."""
     out: list[tuple[str, str | None]] = []
-    for statement in re.split(r"[;{}]", body):
-        while label := PTX_LABEL.match(statement):
-            out.append((label[1] + ":", None))
-            statement = statement[label.end():]
+
+    def add(statement: str) -> None:
+        labels, statement = _labels_and_rest(statement)
+        out.extend((label, None) for label in labels)
         statement = " ".join(statement.split())
-        if not statement or statement.startswith("."):   # .reg, .shared, .pragma...
-            continue
-        call = PTX_CALL.match(_opcode_and_rest(statement))
-        out.append((statement, call[1] if call else None))
+        if statement and not statement.startswith("."):   # .reg, .shared, .pragma...
+            call = PTX_CALL.match(_opcode_and_rest(statement))
+            out.append((statement, call[1] if call else None))
+
+    parts: list[str] = []   # the statement so far, when it holds a vector's braces
+    pos = 0
+    for m in PTX_DELIMITER.finditer(body):
+        piece, pos = body[pos:m.start()], m.end()
+        if m[0] == ";":
+            add("".join(parts) + piece)
+            parts = []
+        elif not parts and not _labels_and_rest(piece)[1].strip():   # a block's brace
+            add(piece)
+            out.append((m[0], None))
+        else:
+            parts.append(piece + m[0])
+    add("".join(parts) + body[pos:])
     return out
 
 
@@ -766,12 +794,17 @@ def _too_large(what: str) -> ExerciseError:
                          "much shorter; take out what it does not need")
 
 
+# Where _instructions puts a function's body: between ".entry NAME {" (or ".func NAME {") and "}"
+PTX_BODY = re.compile(r"\.(?:entry|func) \S+ \{$")
+
+
 def _instructions(functions: dict[str, _Function], name: str,
                   deadline: Deadline | None = None) -> list[str]:
-    """The instructions of function ``name`` in the order the PTX lists them, each called
-    ``.func`` inlined where it is called (recursion aside), walked with an explicit stack:
-    each body is read once, and the walk stops (ExerciseError) past :data:`MAX_INSTRUCTIONS`
-    instructions, :data:`MAX_CALLS` calls followed, or the check's deadline."""
+    """The instructions of function ``name`` in the order the PTX lists them, between
+    ``".entry NAME {"`` and ``"}"``, each called ``.func`` inlined where it is called (recursion
+    aside) between ``".func CALLEE {"`` and ``"}"``, walked with an explicit stack: each body is
+    read once, and the walk stops (ExerciseError) past :data:`MAX_INSTRUCTIONS` instructions,
+    :data:`MAX_CALLS` calls followed, or the check's deadline."""
     parsed: dict[str, list[tuple[str, str | None]]] = {}
 
     def body(function: str):
@@ -780,32 +813,42 @@ def _instructions(functions: dict[str, _Function], name: str,
         return iter(parsed[function])
 
     out: list[str] = []
+
+    def add(statement: str) -> None:
+        out.append(statement)
+        if len(out) > MAX_INSTRUCTIONS:
+            raise _too_large(f"more than {MAX_INSTRUCTIONS} instructions, functions inlined")
+
+    add(f".{functions[name].kind} {name} {{")
     stack, calling, calls = [(name, body(name))], {name}, 0
     while stack:
         function, statements = stack[-1]
         for statement, callee in statements:
-            out.append(statement)
-            if len(out) > MAX_INSTRUCTIONS:
-                raise _too_large(f"more than {MAX_INSTRUCTIONS} instructions, functions "
-                                 "inlined")
+            add(statement)
             if callee in functions and callee not in calling:
                 calls += 1
                 if calls > MAX_CALLS:
                     raise _too_large(f"more than {MAX_CALLS} calls of its functions")
                 if deadline is not None and calls % 64 == 0 and deadline.expired():
                     raise _too_large("its functions take too long to follow")
+                add(f".func {callee} {{")
                 stack.append((callee, body(callee)))
                 calling.add(callee)
                 break
         else:
+            add("}")
             stack.pop()
             calling.discard(function)
     return out
 
 
+PTX_GUARD = re.compile(r"@(!?)(%?[\w$]+)\s*")
+
+
 def _opcode_and_rest(instruction: str) -> str:
     """The instruction without its guard predicate: ``@!%p1 bra L`` -> ``bra L``."""
-    return re.sub(r"^@!?%?[\w$]+\s*", "", instruction)
+    guard = PTX_GUARD.match(instruction)
+    return instruction[guard.end():] if guard else instruction
 
 
 def _kernel_instructions(ptx: str, name: str, deadline: Deadline | None = None) -> list[str]:
@@ -828,18 +871,297 @@ def _kernel_instructions(ptx: str, name: str, deadline: Deadline | None = None) 
     return _instructions(functions, name, deadline)
 
 
-def _loops(instructions: list[str]) -> list[range]:
-    """Where the loops are: from a label to a branch back to it (the PTX lists the code in the
-    order it runs, loops aside)."""
-    labels: dict[str, int] = {}
-    loops = []
-    for i, instruction in enumerate(instructions):
-        if instruction.endswith(":"):
-            labels[instruction[:-1]] = i
-        elif (branch := PTX_BRANCH.match(_opcode_and_rest(instruction))) \
-                and branch[1] in labels:
-            loops.append(range(labels[branch[1]], i + 1))
-    return loops
+# Constants a basic block makes: a setp on immediates, a mov of one (the predicates that make a
+# branch or a guarded instruction certain, the way inline asm can write them)
+PTX_SETP = re.compile(r"setp\.(\w+)(?:\.ftz)?\.([bsuf])(\d+)\s+([\w$%]+)\s*(?:\|\s*([\w$%]+))?"
+                      r"\s*,\s*([^,\s]+)\s*,\s*([^,\s]+)$")
+PTX_MOV = re.compile(r"mov\.(pred|[bsuf]\d+)\s+([\w$%]+)\s*,\s*([^,\s]+)$")
+PTX_INTEGER = re.compile(r"-?(?:0[xX][0-9a-fA-F]{1,16}|0[bB][01]{1,64}|0[0-7]{0,22}"
+                         r"|[1-9][0-9]{0,19})U?")   # 64 bits at most
+PTX_FLOAT = re.compile(r"0([fF][0-9a-fA-F]{8}|[dD][0-9a-fA-F]{16})"
+                       r"|-?[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?")
+PTX_DESTINATION = re.compile(r"\S+\s+(\{[^}]*\}|[^,]*)")   # an instruction's first operand
+PTX_LOGIC = re.compile(r"(and|or|xor|not)\.pred\s+([\w$%]+)\s*,\s*(!?[\w$%]+)"
+                       r"(?:\s*,\s*(!?[\w$%]+))?$")
+MAX_KNOWN = 16   # registers a basic block keeps the values of: a copy of them per branch
+LOGIC = {"and": all, "or": any, "xor": lambda v: v[0] != v[1], "not": lambda v: not v[0]}
+COMPARE = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
+           "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b}
+UNSIGNED = {"lo": "lt", "ls": "le", "hi": "gt", "hs": "ge"}
+PTX_BRX = re.compile(r"brx\.idx\b")                       # an indirect branch: anywhere
+PTX_RET = re.compile(r"ret(?:\.uni)?$")
+PTX_END = re.compile(r"(?:exit|trap)$")
+
+
+def _immediate(operand: str, known: dict) -> int | float | bool | None:
+    """An operand's value where this basic block makes it certain: an immediate, or a register
+    it moved one into; None where it does not."""
+    if operand in known:
+        return known[operand]
+    if PTX_INTEGER.fullmatch(operand):
+        digits = operand.rstrip("U")
+        unsigned = digits.lstrip("-")
+        if unsigned[:2].lower() in ("0x", "0b"):
+            return int(digits, 0)
+        return int(digits, 8 if unsigned.startswith("0") else 10)
+    if m := PTX_FLOAT.fullmatch(operand):
+        if not m[1]:
+            return float(operand)
+        return struct.unpack(">f" if m[1][0] in "fF" else ">d", bytes.fromhex(m[1][1:]))[0]
+    return None
+
+
+def _compare(test: str, kind: str, bits: int, a, b) -> bool | None:
+    """``setp.TEST.KIND<BITS>`` on two values (None: not a comparison this reads)."""
+    if kind == "f":
+        a, b = float(a), float(b)
+        unordered = a != a or b != b   # a NaN
+        if test in ("num", "nan"):
+            return unordered == (test == "nan")
+        ordered = test[:-1] if len(test) == 3 and test.endswith("u") else test
+        if ordered not in COMPARE:
+            return None
+        return test != ordered if unordered else COMPARE[ordered](a, b)
+    if not (isinstance(a, int) and isinstance(b, int)) or not 0 < bits <= 64:
+        return None
+    a, b = a & ((1 << bits) - 1), b & ((1 << bits) - 1)
+    if kind == "s":
+        a, b = (v - (1 << bits) if v >> (bits - 1) else v for v in (a, b))
+    test = UNSIGNED.get(test, test)
+    return COMPARE[test](a, b) if test in COMPARE else None
+
+
+def _results(instruction: str, known: dict) -> list[tuple[str, object]] | None:
+    """The registers a setp, a predicate's and/or/xor/not or a mov writes, each with its value
+    where ``known`` makes it certain (None where not); None for any other instruction."""
+    if m := PTX_SETP.match(instruction):
+        a, b = _immediate(m[6], known), _immediate(m[7], known)
+        if m[6] == m[7] and m[2] != "f":   # a register against itself: equal, whatever it holds
+            a = b = 0
+        result = None if a is None or b is None else _compare(m[1], m[2], int(m[3]), a, b)
+        return [(m[4], result)] + ([(m[5], None if result is None else not result)]
+                                   if m[5] else [])
+    if m := PTX_LOGIC.match(instruction):
+        values = [known.get(o.lstrip("!")) for o in m.group(3, 4) if o]
+        values = [v != o.startswith("!") if isinstance(v, bool) else None
+                  for v, o in zip(values, (m[3], m[4]))]
+        return [(m[2], None if None in values or len(values) != 1 + (m[1] != "not")
+                 else LOGIC[m[1]](values))]
+    if m := PTX_MOV.match(instruction):
+        value = _immediate(m[3], known)
+        return [(m[2], bool(value) if m[1] == "pred" and value is not None else value)]
+    return None
+
+
+def _assign(instruction: str, certain: bool, known: dict) -> None:
+    """What ``instruction`` makes certain, or no longer certain, in ``known`` (a register's
+    value): ``certain`` if it surely runs, not under a predicate that may be false."""
+    results = _results(instruction, known) if certain else None
+    if results is None and known and (m := PTX_DESTINATION.match(instruction)):
+        results = [(register, None) for register in re.findall(r"[\w$%]+", m[1])]
+    for register, value in results or ():
+        if value is None:
+            known.pop(register, None)   # written: no longer certain
+        elif register in known or len(known) < MAX_KNOWN:
+            known[register] = value
+
+
+def _meet(known: dict, other: dict) -> dict:
+    """What is certain where two paths join: what both make certain, alike."""
+    return {register: value for register, value in known.items()
+            if register in other and other[register] == value}
+
+
+class _Flow:
+    """The control flow of a kernel's instructions (:func:`_instructions`, functions inlined),
+    instruction by instruction: where each may go next, and which of them run.
+
+    Basic blocks end at labels and after branches. ``bra`` goes to its label (the one its block
+    or the nearest block around it declares), an ``@p bra`` there or on, unless a setp on
+    immediates or a mov of one makes ``p`` certain: in its basic block, or in every block that
+    leads into it (only forward: a label that a later branch names starts afresh); an
+    indirect ``brx.idx`` may go to any label of its function. ``ret`` returns past the end of the
+    function's body (in the kernel: the end), ``exit`` and ``trap`` end the path. An
+    instruction runs if a path from the entry reaches it and its guard is not certainly
+    false. Every walk here is linear in the number of instructions."""
+
+    def __init__(self, instructions: list[str]):
+        n = len(instructions)
+        self.size = n
+        self.successors: list[tuple[int, ...]] = [()] * n
+        closes, declared, owned, named = self._blocks(instructions)
+        visible: dict[str, list[int]] = {}   # a label's indices, innermost open block last
+        for label, at in declared.get(-1, ()):
+            visible.setdefault(label, []).append(at)
+        blocks, functions, known = [], [0], {}
+        never = bytearray(n)                  # its guard is certainly false
+        arriving: dict[int, dict] = {}        # what is certain at a label, from branches to it
+        anywhere = set()                      # functions with an indirect branch
+
+        def go(target: str) -> int:
+            found = visible.get(target)
+            if found:
+                return found[-1]
+            anywhere.add(functions[-1])       # not found: any label of the function
+            return functions[-1]
+
+        for i, text in enumerate(instructions):
+            after = (i + 1,) if i + 1 < n else ()
+            self.successors[i] = after
+            if text == "{" or PTX_BODY.match(text):
+                blocks.append(i)
+                for label, at in declared.get(i, ()):
+                    visible.setdefault(label, []).append(at)
+                if text != "{":
+                    functions.append(i)
+                    known = {}
+                continue
+            if text == "}":
+                if blocks:
+                    block = blocks.pop()
+                    for label, _ in declared.get(block, ()):
+                        visible[label].pop()
+                    if functions[-1] == block and len(functions) > 1:
+                        functions.pop()
+                known = {}
+                continue
+            if text.endswith(":"):   # where the blocks that branch here join the one before
+                joined = [s for s in (known, arriving.pop(i, None)) if s is not None]
+                back = named is None or named.get(text[:-1], i) > i   # or from anywhere
+                known = {} if back or not joined else _meet(joined[0], joined[-1])
+                continue
+            guard = PTX_GUARD.match(text)
+            op = text[guard.end():] if guard else text
+            value = (known or {}).get(guard[2]) if guard else True   # None: no path falls in
+            if isinstance(value, bool) and guard and guard[1]:
+                value = not value
+            value = value if isinstance(value, bool) else None
+            inlined = (PTX_CALL.match(op) and i + 1 < n and PTX_BODY.match(instructions[i + 1]))
+            skip = (closes.get(i + 1, n),) if inlined else after
+            if value is False:   # never runs: on to the next instruction, or past the call
+                never[i] = 1
+                self.successors[i] = tuple(j for j in skip if j < n)
+                continue
+            if (branch := PTX_BRANCH.match(op)) or PTX_BRX.match(op):
+                target = go(branch[1]) if branch else go("")
+                self.successors[i] = (target,) if value else (target, *after)
+                if target > i and known is not None:
+                    arriving[target] = _meet(arriving.get(target, known), known)
+                known = None if value else known
+            elif PTX_RET.match(op) or PTX_END.match(op):
+                end = closes.get(functions[-1], n) if PTX_RET.match(op) else n
+                self.successors[i] = ((end,) if end < n else ()) + (() if value else after)
+                known = None if value else known
+            elif inlined and not value:
+                self.successors[i] = (i + 1, *(j for j in skip if j < n))
+            elif known is not None:
+                _assign(op, bool(value), known)
+        for function in anywhere:
+            self.successors[function] += tuple(owned.get(function, ()))
+        reached = self.reach([0], inclusive=True) if n else bytearray()
+        self.issued = bytearray(r and not d for r, d in zip(reached, never))
+
+    @staticmethod
+    def _blocks(instructions: list[str]):
+        """Each block's closing brace (by its opening's index), the labels each block declares,
+        those of each function's body, nested blocks included, and the last branch that names
+        each label (None if a branch may go to any label: an indirect one, or one to a label
+        that no block declares)."""
+        closes, declared, owned, named = {}, {}, {}, {}
+        indirect = False
+        blocks, functions = [], [0]
+        for i, text in enumerate(instructions):
+            if text == "{" or PTX_BODY.match(text):
+                blocks.append(i)
+                if text != "{":
+                    functions.append(i)
+            elif text == "}" and blocks:
+                block = blocks.pop()
+                closes[block] = i
+                if functions[-1] == block and len(functions) > 1:
+                    functions.pop()
+            elif text.endswith(":"):   # outside every block (no body's braces): block -1
+                declared.setdefault(blocks[-1] if blocks else -1, []).append((text[:-1], i))
+                owned.setdefault(functions[-1], []).append(i)
+            elif branch := PTX_BRANCH.match(_opcode_and_rest(text)):
+                named[branch[1]] = i
+            else:
+                indirect = indirect or bool(PTX_BRX.match(_opcode_and_rest(text)))
+        labels = {label for block in declared.values() for label, _ in block}
+        return closes, declared, owned, None if indirect or set(named) - labels else named
+
+    def reach(self, sources, inclusive: bool, stops=(), within: bytearray | None = None
+              ) -> bytearray:
+        """What control reaches from ``sources`` (themselves too, if ``inclusive``), going on past
+        no instruction in ``stops``, and, with ``within``, only through its instructions."""
+        stops = set(stops)
+        seen = bytearray(self.size)
+        todo = list(sources) if inclusive else [j for i in sources for j in self.successors[i]]
+        while todo:
+            i = todo.pop()
+            if seen[i] or within is not None and not within[i]:
+                continue
+            seen[i] = 1
+            if i not in stops:
+                todo.extend(self.successors[i])
+        return seen
+
+    def loops_around(self, instructions) -> bytearray:
+        """The instructions of the outermost loops (strongly connected components, Tarjan's,
+        walked iteratively) that hold any of ``instructions``."""
+        n, successors = self.size, self.successors
+        index, low, component = [-1] * n, [0] * n, [-1] * n
+        on_stack, stack, counter, components = bytearray(n), [], 0, []
+        for root in range(n):
+            if index[root] >= 0 or not self.issued[root]:
+                continue
+            work = [(root, 0)]
+            while work:
+                v, k = work[-1]
+                if k == 0:
+                    index[v] = low[v] = counter
+                    counter += 1
+                    stack.append(v)
+                    on_stack[v] = 1
+                if k < len(successors[v]):
+                    work[-1] = (v, k + 1)
+                    w = successors[v][k]
+                    if index[w] < 0:
+                        work.append((w, 0))
+                    elif on_stack[w]:
+                        low[v] = min(low[v], index[w])
+                    continue
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    members = []
+                    while True:
+                        w = stack.pop()
+                        on_stack[w] = 0
+                        component[w] = len(components)
+                        members.append(w)
+                        if w == v:
+                            break
+                    components.append(members)
+        region = bytearray(n)
+        for c in {component[i] for i in instructions if component[i] >= 0}:
+            members = components[c]
+            if len(members) > 1 or members[0] in successors[members[0]]:   # a loop
+                for j in members:
+                    region[j] = 1
+        return region
+
+    def short_loops(self, most: int) -> bytearray:
+        """The instructions inside a loop of at most ``most`` instructions as the PTX lists
+        them: from a label to a branch back to it that runs."""
+        inside = bytearray(self.size)
+        for i in range(self.size):
+            if self.issued[i]:
+                for target in self.successors[i]:
+                    if target <= i and i + 1 - target <= most:
+                        inside[target:i + 1] = b"\1" * (i + 1 - target)
+        return inside
 
 
 # a copy into shared memory: cp.async of any kind but its waits, commits and mbarrier arrivals
@@ -847,63 +1169,66 @@ SHARED_COPY = re.compile(r"cp\.async(?!\.(?:wait|commit|mbarrier|bulk\.(?:wait|c
                          r"(?:\.[\w:]+)*?\.shared\b")
 
 
-def _unordered_refill(opcodes: list[str], start: int, end: int, barriers: set[int]) -> bool:
-    """Whether, in ``opcodes[start:end]`` (a loop) taken cyclically, a shared-memory read is
-    followed by a copy into shared memory (cp.async of any kind) with no barrier (an index in
-    ``barriers``) in between: that copy may refill the buffer while a slow warp still reads it."""
-    body = range(start, end)
-    read = False
-    for i in (*body, *body):   # twice round: a read late in the loop, a copy early in the next
-        if i in barriers:
-            read = False
-        elif SHARED_READ.match(opcodes[i]):
-            read = True
-        elif read and SHARED_COPY.match(opcodes[i]):
-            return True
-    return False
+def _unordered_refill(opcodes: list[str], flow: _Flow, loops: bytearray,
+                      barriers: list[int]) -> bool:
+    """Whether, round the ``loops``, control can go from a shared-memory read to a copy into
+    shared memory (cp.async of any kind) through no barrier (one of ``barriers``): that copy
+    may refill the buffer while a slow warp still reads it."""
+    def running(pattern: re.Pattern) -> list[int]:
+        return [i for i, op in enumerate(opcodes) if loops[i] and flow.issued[i] and
+                pattern.match(op)]
+    reached = flow.reach(running(SHARED_READ), inclusive=False, stops=barriers, within=loops)
+    return any(reached[i] for i in running(SHARED_COPY))
 
 
 def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[str, str]:
-    """Each step's instruction where it belongs, in the kernel's instructions: after the first
-    of step ``after`` (or at it, for ``at_or_after``), before the first of step ``before``, or
-    in the outermost loop around the first of step ``loop_of``. An mbarrier wait counts only
-    inside a loop (one try_wait may return false). Returns each step's first instruction."""
+    """Each step's instruction where it belongs along the kernel's control flow
+    (:class:`_Flow`): one that a path from one of step ``after`` reaches (or that is one, for
+    ``at_or_after``), through none of step ``before``, or in the loops around those of step
+    ``loop_of``. Only instructions that run count (dead code is no copy, wait or barrier), and
+    an mbarrier wait only inside a short loop (one try_wait may return false). Returns each
+    step's first instruction."""
     opcodes = [_opcode_and_rest(i) for i in instructions]
     by_name = {step.name: step for step in steps}
-    first: dict[str, int] = {}
-    loops = _loops(instructions)
-    looped = [False] * len(opcodes)   # in a retry loop: a short one (not only the tile loop)
-    for loop in loops:
-        if len(loop) <= RETRY_LOOP:
-            for i in loop:
-                looped[i] = True
+    flow = _Flow(instructions)
+    looped = flow.short_loops(RETRY_LOOP)   # a retry loop: a short one, not the tile loop
+    placed: dict[str, list[int]] = {}
 
-    def where(step: Step, start: int = 0, end: int | None = None) -> list[int]:
-        return [i for i in range(start, len(opcodes) if end is None else end)
-                if step.pattern.match(opcodes[i])
-                and (looped[i] or not MB_WAIT.match(opcodes[i]))]   # a wait that may not wait
+    def where(step: Step, running: bool = True) -> list[int]:
+        return [i for i, op in enumerate(opcodes)
+                if step.pattern.match(op) and (flow.issued[i] or not running)
+                and (looped[i] or not MB_WAIT.match(op))]   # a wait that may not wait
 
     for step in steps:
-        start, end = 0, len(opcodes)
-        if step.after:
-            start = first[step.after] + (0 if step.at_or_after else 1)
-        if step.before and (found := where(by_name[step.before], start)):
-            end = found[0]
+        anywhere = where(step)
         if step.loop_of:
-            around = [loop for loop in loops if first[step.loop_of] in loop]
-            start, end = (min(around, key=lambda r: r.start).start,
-                          max(around, key=lambda r: r.stop).stop) if around else (0, 0)
-        if step.refill:
-            barriers = set(where(step, start, end))
-            if not barriers or _unordered_refill(opcodes, start, end, barriers):
-                raise ExerciseError(step.missing)
-            first[step.name] = min(barriers)
+            loops = flow.loops_around(placed[step.loop_of])
+            found = [i for i in anywhere if loops[i]]
+        elif step.after or step.before:
+            sources = placed[step.after] if step.after else [0]
+            inclusive = step.at_or_after or not step.after
+            # with `before`: the first of this step on each path from `after`, found on every
+            # path that reaches a `before`
+            stops = where(by_name[step.before]) if step.before else []
+            reached = flow.reach(sources, inclusive, stops + anywhere if stops else ())
+            found = [] if any(reached[i] for i in stops) else [i for i in anywhere if reached[i]]
+        else:
+            found = anywhere
+        if found and not (step.refill and _unordered_refill(opcodes, flow, loops, found)):
+            placed[step.name] = found
             continue
-        found = where(step, start, end)
-        if not found:
-            raise ExerciseError(step.misplaced if step.misplaced and where(step) else step.missing)
-        first[step.name] = found[0]
-    return {step: opcodes[i] for step, i in first.items()}
+        if step.after and not any(end and not flow.successors[i] for i, end in
+                                  enumerate(flow.reach(placed[step.after], inclusive=True))):
+            raise ExerciseError(f"a loop that never ends: no path from its "
+                                f"{opcodes[placed[step.after][0]].split()[0]} reaches the end of "
+                                "the kernel (the loop around it has no way out)")
+        if anywhere and step.misplaced:
+            raise ExerciseError(step.misplaced)
+        dead = [] if anywhere else where(step, running=False)
+        raise ExerciseError(step.missing + (
+            f" (The PTX lists {opcodes[dead[0]].split()[0]}, but no path from the kernel's entry "
+            "runs it: a branch jumps over it, or its predicate is always false.)" if dead else ""))
+    return {step: opcodes[found[0]] for step, found in placed.items()}
 
 
 # 4. The GPU -------------------------------------------------------------------------------------
@@ -1063,10 +1388,12 @@ def main(argv: list[str] | None = None) -> None:
 
 # The check --------------------------------------------------------------------------------------
 
-# What no check here decides, said in every verdict that passes: the PTX has the instructions
-# and the outputs are right, but a copy the learner put where it never runs (under a condition
-# that is never true), or into a buffer nothing reads, looks the same to the PTX and leaves
-# plain loads to get the outputs right.
+# What no check here decides, said in every verdict that passes: the PTX has the instructions,
+# each on some path from the kernel's entry, and the outputs are right, but a copy the learner
+# put where it never runs at run time (under a condition that is never true, such as n < 0), or
+# into a buffer nothing reads, looks the same to the PTX and leaves plain loads to get the
+# outputs right. (Dead code in the PTX itself, branched over or under a guard that is constant
+# false, is refused: :class:`_Flow`.)
 NOT_CHECKED = ("not checked: that each of those instructions runs on every path and that "
                "the copies feed the compute")
 

@@ -25,7 +25,9 @@ N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)   # the emulatio
 N_CHOICES_GPU = N_CHOICES + (2**24, 2**26)   # x and y past any L2 cache: DRAM-bound
 TILE_CHOICES = (32, 64, 128, 256, 512, 1024)
 K_RANGE = (1, 32)   # every K here fits every tile above, for every variant
-THREAD_CHOICES = (None, 32, 64, 128, 256, 512, 1024)   # None: the variant's default
+# None: the variant's default; at most 512, which every variant takes (warp_specialized adds a
+# producer warp to them)
+THREAD_CHOICES = (None, 32, 64, 128, 256, 512)
 STAGE_CHOICES = (None, 1, 2, 4, 8)   # None: the default; staged variants only (all fit: 48 KiB)
 OLDER_GENERATIONS = ((80, "an A100"), (75, "a T4"))
 LAUNCH_BOUND_US = 5.0   # under this, a kernel's time is mostly its launch and one memory round trip

@@ -295,7 +295,7 @@ BANDWIDTH_PANELS = ("asynchronous copies (cp.async, bulk copy)",
                     "plain loads, and the libraries' convolutions")
 SERIES_COLOURS = {"puzzle28": "#d62728", "async_halo": "#1f77b4", "pipelined": "#2ca02c",
                   "bulk": "#9467bd", "naive": "#8c564b", "tiled_sync": "#ff7f0e",
-                  "vec4": "#17becf", "staged_sync": "#e377c2",
+                  "vec4": "#17becf", "staged_sync": "#e377c2", "warp_specialized": "#b8860b",
                   "cupyx.ndimage.correlate1d": "#7f7f7f", "torch.conv1d": "#bcbd22"}
 
 

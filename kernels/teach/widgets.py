@@ -16,6 +16,7 @@ import textwrap
 
 from .. import variants as V
 from ..measure.recorded import PAGE_CHARS
+from ..validate import listed
 
 PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
 PREVIEW_NOTE = ("*On this static page, the output for the controls' default values; run the "
@@ -158,7 +159,7 @@ def explore_convolution():
         for r in runs:
             print(r.summary())
         if stages is not None and not all(V.get(r.variant).staged for r in runs):
-            print(f"(stages apply to {' and '.join(V.names(staged=True))} only)")
+            print(f"(stages apply to {listed(V.names(staged=True))} only)")
         if len(runs) == 2 and runs[0].median_us and runs[1].median_us:
             print(f"{runs[0].variant} takes {runs[0].median_us / runs[1].median_us:.2f}x the time "
                   f"of {runs[1].variant}")
