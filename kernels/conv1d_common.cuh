@@ -6,9 +6,10 @@
 //     CONV_TILE     outputs per block (a multiple of 32)
 //     CONV_K        the number of taps w (1 <= CONV_K <= CONV_TILE)
 //     CONV_THREADS  threads per block (a multiple of 32, at most 1024)
-//     CONV_STAGES   tile buffers per block (the staged variants, pipelined and bulk)
-// and launches blocks of CONV_THREADS threads: ceil(n / CONV_TILE) of them, one per tile, or for
-// a persistent staged launch as many as fit on the GPU at once, each walking over tiles.
+//     CONV_STAGES   tile buffers per block (the staged variants: pipelined, bulk, warp_specialized)
+// and launches blocks of CONV_THREADS threads (warp_specialized: one producer warp more):
+// ceil(n / CONV_TILE) of them, one per tile, or for a persistent staged launch as many as fit on
+// the GPU at once, each walking over tiles.
 #pragma once
 
 #if !defined(CONV_TILE) || !defined(CONV_K) || !defined(CONV_THREADS)
@@ -22,7 +23,8 @@
 // A tile with both halos: what the correct tiled kernels keep in shared memory.
 #define CONV_BUF (CONV_TILE + CONV_K - 1)
 
-// The 16-byte variants (vec4, pipelined, bulk) move whole 16-byte chunks of 4 floats. Their
+// The 16-byte variants (vec4, staged_sync, pipelined, bulk, warp_specialized) move whole 16-byte
+// chunks of 4 floats. Their
 // buffer is the tile with each halo rounded up to a whole chunk, so that it starts on a 16-byte
 // boundary (tiles are multiples of 32 floats): x_s[j] holds x[tile_start - CONV_LEFT4 + j].
 #define CONV_LEFT4  ((CONV_HALO + 3) / 4 * 4)
@@ -32,8 +34,9 @@
 // Their compute is shared too: each thread makes 4 consecutive outputs y[i0 .. i0 + 3] (i0 a
 // multiple of 4) from a window of whole chunks held in registers, v[j] = x[i0 - CONV_LEFT4 + j],
 // and the taps, also in registers (so CONV_K is at most 64: kernels/geometry.py checks). What the
-// three variants differ in is only where the window comes from: global memory (vec4) or a
-// shared-memory buffer that an asynchronous copy filled (pipelined, bulk).
+// five variants differ in is only where the window comes from: global memory (vec4) or a
+// shared-memory buffer, filled by plain loads (staged_sync) or by an asynchronous copy
+// (pipelined, bulk, warp_specialized).
 #define CONV_WINDOW4 (CONV_LEFT4 + 4 + CONV_RIGHT4)
 
 // The taps into registers, once per thread.
@@ -81,16 +84,17 @@ __device__ __forceinline__ void store4(float* __restrict__ y, int i0, int n, con
 
 // Phase boundaries. PHASE(point) marks one in a listing and costs nothing in a normal build.
 //   0 start (a buffer is about to be filled)   1 tile copy issued (sync: loaded)
-//   2 taps loaded   3 own copies waited for (a barrier is next)   4 barrier passed (the buffer
-//   is about to be read)   5 outputs stored
+//   2 taps loaded   3 own copies waited for (a barrier, or an mbarrier wait, is next)
+//   4 barrier passed (the buffer is about to be read)   5 outputs stored (the buffer is about
+//   to be released: a barrier, or an arrival on an mbarrier)
 // Two builds give it a body:
 // * -DCONV_TRACE (timelines, notebook 02): thread 0 of every block records at each point the SM
 //   it runs on, %globaltimer (ns) and clock64() (SM cycles) into
 //   trace[block * CONV_TRACE_WORDS ...]; the kernel then takes the trace buffer as a fifth
 //   argument (CONV_TRACE_ARG). kernels/layout.py reads the records with the same layout.
 // * -DCONV_JITTER (stress tests): at points 0 (before filling a buffer), 4 (before reading it)
-//   and 5 (before the barrier that frees it), each warp waits a pseudo-random time, different
-//   for every warp, point and launch (none for about a quarter of them), up to
+//   and 5 (before the barrier or arrival that frees it), each warp waits a pseudo-random time,
+//   different for every warp, point and launch (none for about a quarter of them), up to
 //   CONV_JITTER_CYCLES. A missing wait or barrier then lets some warp read a buffer before it is
 //   filled, or refill it while others still read it: the outputs come out wrong instead of
 //   right by luck. Points 1 to 3 lie between issuing a copy and the barrier: a delay there

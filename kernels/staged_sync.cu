@@ -11,7 +11,11 @@
 // A fair control keeps as many loads in flight as the asynchronous copy does: each thread issues
 // all of its loads before it stores any of them (CONV_CHUNKS_PER_THREAD float4 registers). A loop
 // that stores each chunk before loading the next has one load in flight per thread, and loses to
-// the asynchronous kernels for that reason alone, not for being synchronous.
+// the asynchronous kernels for that reason alone, not for being synchronous. The source only
+// orders the loads first; the compiler keeps them in flight together while they fit in registers
+// (checked in the SASS up to 33 chunks per thread; the benchmark's configurations have at most 9).
+// Past that, as with tile 8192 and 32 threads, it spills, and each spilled load must arrive
+// before the next is issued.
 #include "conv1d_common.cuh"
 
 #define CONV_CHUNKS (CONV_SPAN / 4)                                      // float4 chunks of the span
@@ -41,8 +45,8 @@ conv1d_staged_sync(const float* __restrict__ x,
 
     PHASE(0);
     // Phase 1: load the span in 16-byte chunks, x -> registers -> x_s. Every load of this
-    // thread is issued before the first store, so they are all in flight at once (a store
-    // needs its load's data: a store between two loads would wait for the first).
+    // thread is issued before the first store, so that they can all be in flight at once (a
+    // store needs its load's data: a store between two loads would wait for the first).
     float4 r[CONV_CHUNKS_PER_THREAD];
 #pragma unroll
     for (int j = 0; j < CONV_CHUNKS_PER_THREAD; ++j) {

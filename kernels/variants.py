@@ -134,8 +134,9 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("bulk", "the Hopper bulk copy engine (cp.async.bulk) and an mbarrier per stage",
             "bulk", shared=_span_stages_barriers, min_arch=90, staged=True, window=True,
             aligned16=True, stressed=True),
-    Variant("warp_specialized", "a producer warp keeps a ring of stages full with the bulk copy; "
-            "compute warps hand buffers back through full and empty mbarriers", "bulk",
+    Variant("warp_specialized", "a producer warp keeps a ring of stages full with the bulk copy, "
+            "handing each over on a full mbarrier; compute warps hand it back on an empty one",
+            "bulk",
             shared=_span_stages_full_empty, min_arch=90, staged=True, window=True, aligned16=True,
             stressed=True, producer_warp=True, added="2026-12-01T12:00:00+00:00"),
 )
