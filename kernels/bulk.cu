@@ -18,10 +18,8 @@
 using block_barrier = cuda::barrier<cuda::thread_scope_block>;
 
 // Phase 1, for one tile: the bulk copy of every whole 16-byte chunk of the tile's span that lies
-// inside the vector (thread 0), and plain loads and stores of the rest, which only tiles at the
-// ends of the vector have (the first; the last; the one before it when the last tile is shorter
-// than the right halo): zeros outside [0, n) and the last n % 4 floats (all threads).
-// Completion arrives on bar.
+// inside the vector (thread 0), and plain loads of the rest, which only the first and last tiles
+// have: zeros outside [0, n) and the last n % 4 floats (all threads). Completion arrives on bar.
 __device__ void issue_tile(float* buf, const float* __restrict__ x, int n, int tile,
                            block_barrier& bar)
 {
