@@ -25,15 +25,19 @@
 
 #define CONV_PRODUCER_WARP (CONV_THREADS / 32)   // the last warp: threads CONV_THREADS .. + 31
 
-// The mbarrier and the bulk copy in PTX, one instruction each (what cuda::barrier and
-// cuda::memcpy_async compile to in bulk.cu), so that every step of the hand-off shows.
+// The mbarrier and the bulk copy in PTX, one instruction each, so that every step of the
+// hand-off shows. They are the bulk copy and the mbarrier that bulk.cu reaches through
+// cuda::memcpy_async and cuda::barrier; but bulk.cu adds the bytes with a separate
+// mbarrier.expect_tx after its copy and waits on an arrival token, where this listing announces
+// the bytes in the producer's own arrival and waits on a parity.
 __device__ __forceinline__ unsigned smem(const void* p)
 {
     return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 __device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned arrivals)
 {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(smem(bar)), "r"(arrivals) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;"
+                 :: "r"(smem(bar)), "r"(arrivals) : "memory");
 }
 __device__ __forceinline__ void mbar_arrive(unsigned long long* bar)
 {
@@ -62,14 +66,16 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned pari
 __device__ __forceinline__ void bulk_copy(float* dst, const float* src, unsigned bytes,
                                           unsigned long long* bar)
 {
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1], %2, [%3];"
                  :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
 }
 
 // The producer's Phase 1, for one tile (its 32 lanes): the bulk copy of every whole 16-byte
-// chunk of the tile's span inside the vector (lane 0), plain stores of the rest, which only the
-// first and last tiles have: zeros outside [0, n) and the last n % 4 floats (all lanes). Every
-// lane then arrives on full: its stores are released to whoever waits.
+// chunk of the tile's span inside the vector (lane 0), plain loads and stores of the rest, which
+// only tiles at the ends of the vector have (the first; the last; the one before it when the
+// last tile is shorter than the right halo): zeros outside [0, n) and the last n % 4 floats (all
+// lanes). Every lane then arrives on full: its stores are released to whoever waits.
 __device__ void fill(float* buf, const float* __restrict__ x, int n, int tile,
                      unsigned long long* full, int lane)
 {
@@ -148,7 +154,8 @@ conv1d_warp_specialized(const float* __restrict__ x,
         }
 
         // Release buffer s: this thread has read it. The proxy fence orders those reads
-        // before the copy engine's next write into it.
+        // before the copy engine's next write into it (a conservative choice: CUTLASS's
+        // consumers only arrive).
         PHASE(5);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         mbar_arrive(&empty[s]);
