@@ -113,7 +113,10 @@ class Step:
     none at all, ``misplaced`` when there are some, elsewhere. A ``refill`` step (with
     ``loop_of``) is an order instead: round the loop, an instruction that ``pattern`` matches
     on every path from a shared-memory read to a copy into shared memory
-    (:func:`_unordered_refill`)."""
+    (:func:`_unordered_refill`). A ``ready`` step (the names of a wait step and a barrier
+    step) is an order too: every shared-memory read that ``pattern`` matches comes, on every
+    path from the entry, after a wait and then a barrier (:func:`_unready_read`; ``fresh``:
+    after the last copy's)."""
     name: str
     pattern: re.Pattern
     missing: str
@@ -123,6 +126,8 @@ class Step:
     at_or_after: bool = False
     loop_of: str | None = None
     refill: bool = False
+    ready: tuple[str, str] | None = None
+    fresh: bool = False
 
 
 @dataclass(frozen=True)
@@ -983,7 +988,8 @@ class _Flow:
     indirect ``brx.idx`` may go to any label of its function. ``ret`` returns past the end of the
     function's body (in the kernel: the end), ``exit`` and ``trap`` end the path. An
     instruction runs if a path from the entry reaches it and its guard is not certainly
-    false. Every walk here is linear in the number of instructions."""
+    false (``issued``); it surely runs where reached if it has no guard or one certainly true
+    (``sure``). Every walk here is linear in the number of instructions."""
 
     def __init__(self, instructions: list[str]):
         n = len(instructions)
@@ -995,6 +1001,7 @@ class _Flow:
             visible.setdefault(label, []).append(at)
         blocks, functions, known = [], [0], {}
         never = bytearray(n)                  # its guard is certainly false
+        self.sure = bytearray(n)              # no guard, or one certainly true: runs if reached
         arriving: dict[int, dict] = {}        # what is certain at a label, from branches to it
         anywhere = set()                      # functions with an indirect branch
 
@@ -1036,6 +1043,7 @@ class _Flow:
             if isinstance(value, bool) and guard and guard[1]:
                 value = not value
             value = value if isinstance(value, bool) else None
+            self.sure[i] = value is True
             inlined = (PTX_CALL.match(op) and i + 1 < n and PTX_BODY.match(instructions[i + 1]))
             skip = (closes.get(i + 1, n),) if inlined else after
             if value is False:   # never runs: on to the next instruction, or past the call
