@@ -671,8 +671,8 @@ def test_the_control_flow_is_walked_in_linear_time():
     copy = "cp.async.ca.shared.global [%r1], [%rd1], 4, 4"
     instructions = ([".entry k {", copy] + ["{"] * depth
                     + [f"L{i}:" if i % 2 else f"@%p1 bra L{i + 1}" for i in range(branches)]
-                    + ["brx.idx %r1, T", "E:", "ld.shared.f32 %f1, [%rd1]", "bar.sync 0", copy,
-                       "cp.async.wait_all", "bar.sync 0", "@%p2 bra L1"]
+                    + ["brx.idx %r1, T", "E:", "bar.sync 0", "ld.shared.f32 %f1, [%rd1]",
+                       "bar.sync 0", copy, "cp.async.wait_all", "bar.sync 0", "@%p2 bra L1"]
                     + ["}"] * depth + ["ret", "}"])
     started = time.perf_counter()
     exercise._check_structure(instructions, exercise.get("double_buffer").steps)

@@ -1,8 +1,16 @@
 """Every GPU test is bounded: a kernel that deadlocks fails its test within two minutes."""
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
-import conftest
+# tests/conftest.py by its path: under `pytest` from the root, another conftest (the notebooks')
+# may be the module named "conftest"
+_SPEC = importlib.util.spec_from_file_location("tests_conftest",
+                                               Path(__file__).with_name("conftest.py"))
+conftest = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(conftest)
 
 
 class _Item:

@@ -28,8 +28,9 @@ The check, in order, stopping at the first problem:
    too): a kernel with the exercise's name and parameters, whose instructions (comments and
    strings left out, the bodies of the ``.func`` it calls followed) are the exercise's, in order
    along its control flow (:attr:`Exercise.steps`: e.g. ``cp.async``, then ``cp.async.wait_*``
-   on a path from it, then ``bar.sync``; the double buffer's barrier on every path from the
-   compute's shared loads to the next copy, round the tile loop). Dead code counts for nothing:
+   on a path from it, then ``bar.sync``, and the compute's shared loads past them on every
+   path; the double buffer's barrier on every path from the compute's shared loads to the
+   next copy, round the tile loop). Dead code counts for nothing:
    an instruction that a branch jumps over, or whose guard a ``setp`` on immediates makes
    false. Whether every thread reaches them is not for a static check to say (a copy or a
    barrier under a condition that is never true at run time is in the PTX all the same): the
@@ -154,13 +155,16 @@ CP_ASYNC = re.compile(r"cp\.async\.c[ag]\.shared")           # cuda::memcpy_asyn
 CP_WAIT = re.compile(r"cp\.async\.wait_(?:all|group)\b|mbarrier\.(?:try|test)_wait\b")
 # with one batch of copies in flight, a wait that leaves none: wait_all, or wait_group 0
 CP_WAIT_ALL = re.compile(r"cp\.async\.wait_(?:all\b|group\s+0$)|mbarrier\.(?:try|test)_wait\b")
-# __syncthreads() and its kin: barrier 0 for the whole block (no count, or a register's, or the
-# block's CONV_THREADS of the static build), bar.red for __syncthreads_or/and/count; or the
-# wait on a cuda::barrier (its thread count is not checked: the verdict says so)
+# __syncthreads() and its kin: a barrier for the whole block (no count, or a register's that
+# no mov of another immediate sets, or the block's CONV_THREADS of the static build), any of
+# the 16 (__syncthreads() is 0; with no count, each waits for all the block's threads),
+# bar.red for __syncthreads_or/and/count; or the wait on a cuda::barrier (its thread count is
+# not checked: the verdict says so)
 BLOCK_THREADS = 256   # every exercise's first case, the build the PTX is read from
 _COUNT = rf"(?:\s*,\s*(?:%\w+|{BLOCK_THREADS}))?"
-BAR = re.compile(rf"(?:bar|barrier)(?:\.cta)?\.sync(?:\.aligned)?\s+0{_COUNT}$"
-                 rf"|(?:bar|barrier)(?:\.cta)?\.red(?:\.\w+)+\s+%\w+\s*,\s*0{_COUNT}\s*,"
+_ID = r"(?:1[0-5]|[0-9])"
+BAR = re.compile(rf"(?:bar|barrier)(?:\.cta)?\.sync(?:\.aligned)?\s+{_ID}{_COUNT}$"
+                 rf"|(?:bar|barrier)(?:\.cta)?\.red(?:\.\w+)+\s+%\w+\s*,\s*{_ID}{_COUNT}\s*,"
                  r"\s*!?%\w+$|mbarrier\.(?:try|test)_wait\b")
 MB_INIT = re.compile(r"mbarrier\.init\b")                   # init(&bar, count)
 # the proxy fence for shared memory (no state space: all of them), or the mbarrier-init fence
@@ -190,8 +194,8 @@ WAIT = Step("wait", CP_WAIT,
             _EARLY_WAIT, after="copy")
 BARRIER = Step("barrier", BAR,
                "it waits for this thread's copies but not for the other threads' (the PTX has no "
-               "block barrier, bar.sync 0 for all the block's threads, after cp.async.wait; "
-               "a named barrier or one for fewer threads is not one): call __syncthreads() "
+               "block barrier, a bar.sync for all the block's threads, after cp.async.wait; "
+               "one for fewer threads is not one): call __syncthreads() "
                "after pipe.consumer_wait().",
                "it synchronises before it waits (in the PTX, no bar.sync follows a cp.async.wait "
                "on any path): call __syncthreads() after pipe.consumer_wait(), so that every "
@@ -209,6 +213,22 @@ _REFILL_MESSAGE = ("there is no block barrier between the compute's reads of a b
                    "the copy of the next tile), or a fast warp overwrites a tile that a slow warp "
                    "is still reading.")
 REFILL = Step("refill", BAR, _REFILL_MESSAGE, _REFILL_MESSAGE, loop_of="wait", refill=True)
+# a load from shared memory by its state space (a generic ld may read global memory: one that
+# only the GPU run judges)
+SHARED_LOAD = re.compile(r"ld(?:\.\w+)*\.shared(?:::\w+)?\b|ldmatrix\b")
+COMMIT = re.compile(r"cp\.async\.(?:commit_group|mbarrier\.arrive)\b")   # closes a batch
+READY = Step("ready", SHARED_LOAD, "",
+             "it reads shared memory before every thread's copies have landed (in the PTX, a "
+             "path from a cp.async reaches an ld.shared through no bar.sync 0 after its "
+             "cp.async.commit_group and a cp.async.wait): commit the copies, then call "
+             "pipe.consumer_wait() and then __syncthreads(), on every path, before Phase 4 "
+             "reads x_s, and copy nothing after them.", ready=("wait", "barrier"), fresh=True)
+READY_FIRST = Step("ready", SHARED_LOAD, "",
+                   "it reads a buffer before the block has synchronised (in the PTX, a path "
+                   "from the kernel's entry reaches an ld.shared through no bar.sync 0): in "
+                   "the tile loop, call pipe.consumer_wait() and then __syncthreads(), on every "
+                   "path, before Phase 4 reads x_s[stage], so that every thread's copies have "
+                   "landed.", ready=("wait", "barrier"))
 
 INIT = Step("init", MB_INIT,
             "its barriers are never initialised (the PTX has no mbarrier.init): thread 0 calls "
@@ -236,10 +256,12 @@ BULK_REFILL = Step("bulk refill", BLOCK_BAR,
                    "computed from a stage's buffer and before thread 0 refills it, call "
                    "__syncthreads(), or a fast thread's copy overwrites a tile that a slow warp "
                    "is still reading.",
-                   "it never synchronises the block in the tile loop: after every thread has "
-                   "computed from a stage's buffer and before thread 0 refills it, call "
-                   "__syncthreads(), or a fast thread's copy overwrites a tile that a slow warp "
-                   "is still reading.", loop_of="barrier wait")
+                   "there is no block barrier between the compute's reads of a stage's buffer "
+                   "and the bulk copy that refills it (round the tile loop's PTX, a path goes "
+                   "from an ld.shared to a cp.async.bulk through no bar.sync 0): after every "
+                   "thread has computed from the buffer and before thread 0 refills it, call "
+                   "__syncthreads(), or the copy overwrites a tile that a slow warp is still "
+                   "reading.", loop_of="barrier wait", refill=True)
 BULK_COPY = Step("bulk copy", BULK,
                  "it issues no bulk copy (the PTX has no cp.async.bulk): thread 0 calls "
                  "cuda::memcpy_async(&buf[lo - start], &x[lo], cuda::aligned_size_t<16>(bytes), "
@@ -257,12 +279,19 @@ BULK_WAIT = Step("barrier wait", MB_WAIT,
                  "the buffer.",
                  "it waits on the barrier only before any copy is issued: arrive and wait in "
                  "the loop, before Phase 4 reads the buffer.", after="bulk copy")
+BULK_READY = Step("ready", SHARED_LOAD, "",
+                  "it reads a buffer before waiting on its barrier (in the PTX, a path from the "
+                  "kernel's entry reaches an ld.shared without an mbarrier.try_wait loop): every "
+                  "thread arrives and waits, bar[stage].wait(bar[stage].arrive()), on every "
+                  "path, before Phase 4 reads the buffer.",
+                  ready=("barrier wait", "barrier wait"))
 
 EXERCISES = {
     ex.key: ex for ex in (
         Exercise(
             "async_halo", "conv1d_async_halo", KERNEL_DIR / "async_halo.cu",
-            KERNEL_DIR / "exercises" / "async_halo_skeleton.cu", 80, (COPY, WAIT_ALL, BARRIER),
+            KERNEL_DIR / "exercises" / "async_halo_skeleton.cu", 80,
+            (COPY, WAIT_ALL, BARRIER, READY),
             # the seed config, then sizes that are not multiples of the tile, a single partial
             # tile, an even K, a kernel as long as the tile, more outputs than threads per block
             (Case(16384, 256, 5, 256), Case(1000, 96, 7, 64), Case(77, 128, 3, 128),
@@ -277,7 +306,7 @@ EXERCISES = {
         Exercise(
             "double_buffer", "conv1d_double_buffer", KERNEL_DIR / "exercises" / "double_buffer.cu",
             KERNEL_DIR / "exercises" / "double_buffer_skeleton.cu", 80,
-            (COPY, WAIT, BARRIER, REFILL),
+            (COPY, WAIT, BARRIER, READY_FIRST, REFILL),
             # blocks walking over 4, 3, 1, 5 and 2 tiles; more blocks than tiles; one tile
             (Case(16384, 256, 5, 256, blocks=16), Case(1000, 96, 7, 64, blocks=4),
              Case(77, 128, 3, 128, blocks=1), Case(4099, 64, 4, 32, blocks=13),
@@ -293,7 +322,8 @@ EXERCISES = {
         Exercise(
             "bulk", "conv1d_bulk", KERNEL_DIR / "bulk.cu",
             KERNEL_DIR / "exercises" / "bulk_skeleton.cu", 90,
-            (INIT, INIT_FENCE, INIT_SYNC, BULK_COPY, BULK_EXPECT, BULK_WAIT, BULK_REFILL),
+            (INIT, INIT_FENCE, INIT_SYNC, BULK_COPY, BULK_EXPECT, BULK_WAIT, BULK_READY,
+             BULK_REFILL),
             # one block per tile and blocks walking over tiles, 1 to 4 stages, ends of the
             # vector that are not multiples of 4 floats (plain loads), K = 1 and K = 63
             (Case(16384, 256, 5, 256, stages=1), Case(16384, 256, 5, 64, stages=4, blocks=16),
@@ -1189,28 +1219,110 @@ def _unordered_refill(opcodes: list[str], flow: _Flow, loops: bytearray,
     return any(reached[i] for i in running(SHARED_COPY))
 
 
+READY_, COPIED, COMMITTED = range(3)   # where a path stands with its copies
+
+
+def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: list[int],
+                  fresh: bool) -> int | None:
+    """The first shared-memory read (:data:`SHARED_LOAD`) that a path from the kernel's entry
+    reaches before its data is ready, or None. Ready: past a barrier (one of ``barriers``) that
+    a wait reaches (one of ``waits``; not on every path: pipe.consumer_wait() branches round its
+    waits when no batch is pending). With ``fresh`` (one buffer, one batch), past such a barrier
+    after the last copy into shared memory and its commit (or an mbarrier arrival, or a
+    wait_all), with the wait after a commit; without (two buffers: which one a copy fills is not
+    the PTX's to say), past one before the first read. A guard that may be false makes both
+    outcomes paths. Each walk is linear: one over (instruction, state)."""
+    n = len(opcodes)
+    closing = [i for i, op in enumerate(opcodes) if flow.issued[i] and (
+        COMMIT.match(op) or op.startswith("cp.async.wait_all"))]
+    if fresh:
+        closed = flow.reach(closing, inclusive=True)
+        waits = [i for i in waits if closed[i]]
+    waited = flow.reach(waits, inclusive=True)
+    closing, barriers = set(closing), set(barriers)
+    tables: dict[int, tuple[int, ...]] = {}
+    for i, op in enumerate(opcodes):
+        if not flow.issued[i]:
+            continue
+        if fresh and SHARED_COPY.match(op):
+            tables[i] = (COPIED,) * 3
+        elif fresh and i in closing:
+            tables[i] = (READY_, COMMITTED, COMMITTED)
+        if i in barriers and waited[i]:
+            tables[i] = tuple(READY_ if s == COMMITTED else s for s in tables.get(i, range(3)))
+    reads = [bool(flow.issued[i] and SHARED_LOAD.match(op)) for i, op in enumerate(opcodes)]
+    seen = bytearray(3 * n)
+    todo = [(0, READY_ if fresh else COMMITTED)] if n else []
+    while todo:
+        i, state = todo.pop()
+        if seen[3 * i + state]:
+            continue
+        seen[3 * i + state] = 1
+        if reads[i] and state != READY_:
+            return i
+        table = tables.get(i)
+        after = {state} if table is None else {table[state]} if flow.sure[i] else {
+            table[state], state}
+        todo.extend((j, s) for j in flow.successors[i] for s in after)
+    return None
+
+
+def _counted_barriers(opcodes: list[str]) -> list[bool]:
+    """Whether each barrier counts the whole block, as far as the PTX says: not one whose
+    count is a register that only movs of another immediate set (inline asm's "r"(32))."""
+    written: dict[str, set] = {}
+    for op in opcodes:
+        if m := PTX_DESTINATION.match(op):
+            mov = PTX_MOV.match(op)
+            for register in re.findall(r"%\w+", m[1]):
+                written.setdefault(register, set()).add(
+                    _immediate(mov[3], {}) if mov and mov[2] == register else None)
+    out = []
+    for op in opcodes:
+        operands = op.split(None, 1)[1].split(",") if " " in op else []
+        count = (operands[1] if op.startswith(("bar.sync", "barrier.sync", "bar.cta.sync",
+                                               "barrier.cta.sync")) and len(operands) == 2
+                 else operands[2] if ".red" in op and len(operands) == 4 else "").strip()
+        values = written.get(count, {None})
+        out.append(None in values or values == {BLOCK_THREADS})
+    return out
+
+
 def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[str, str]:
     """Each step's instruction where it belongs along the kernel's control flow
     (:class:`_Flow`): one that a path from one of step ``after`` reaches (or that is one, for
     ``at_or_after``), through none of step ``before``, or in the loops around those of step
-    ``loop_of``. Only instructions that run count (dead code is no copy, wait or barrier), and
-    an mbarrier wait only inside a short loop (one try_wait may return false). Returns each
-    step's first instruction."""
+    ``loop_of``; a ``ready`` step, that the shared-memory reads come after them
+    (:func:`_unready_read`). Only instructions that run count (dead code is no copy, wait or
+    barrier), an mbarrier wait only inside a short loop (one try_wait may return false), and a
+    barrier only if it counts the whole block (:func:`_counted_barriers`). Returns each step's
+    first instruction."""
     opcodes = [_opcode_and_rest(i) for i in instructions]
     by_name = {step.name: step for step in steps}
     flow = _Flow(instructions)
     looped = flow.short_loops(RETRY_LOOP)   # a retry loop: a short one, not the tile loop
     placed: dict[str, list[int]] = {}
+    counted = _counted_barriers(opcodes)
 
     def where(step: Step, running: bool = True) -> list[int]:
         return [i for i, op in enumerate(opcodes)
-                if step.pattern.match(op) and (flow.issued[i] or not running)
+                if step.pattern.match(op) and (flow.issued[i] or not running) and counted[i]
                 and (looped[i] or not MB_WAIT.match(op))]   # a wait that may not wait
 
     for step in steps:
+        if step.ready:
+            waits, barriers = (where(by_name[name]) for name in step.ready)
+            if _unready_read(opcodes, flow, waits, barriers, step.fresh) is not None:
+                raise ExerciseError(step.misplaced)
+            continue
         anywhere = where(step)
         if step.loop_of:
             loops = flow.loops_around(placed[step.loop_of])
+            if not any(loops):   # one tile per block: no refill to order
+                raise ExerciseError(f"its {opcodes[placed[step.loop_of][0]].split()[0]} is in no "
+                                    "loop: each block walks over its tiles (for (int tile = "
+                                    "blockIdx.x; tile < tiles; tile += gridDim.x)) and waits "
+                                    "for each tile's copies in that loop")
             found = [i for i in anywhere if loops[i]]
         elif step.after or step.before:
             sources = placed[step.after] if step.after else [0]

@@ -141,9 +141,11 @@ ANSWERS = {
     "async_halo/ok_byte_order_mark.cu": RIGHT,
     "async_halo/ok_comment_after_the_include.cu": RIGHT,
     # Dead code: a barrier or copy under a condition that is never true at run time (n < 0) is
-    # in the PTX, and no static check can tell. Without a GPU the verdict says only what the
-    # PTX has; the run's stress build catches the missing barriers.
-    "async_halo/barrier_in_dead_code.cu": on_the_gpu("wrong outputs"),
+    # in the PTX, and no static check can tell that it never runs; but a barrier under a
+    # condition leaves a path from the copies to the compute's reads with none, and the PTX
+    # shows that (READY, below).
+    "async_halo/barrier_in_dead_code.cu": everywhere(
+        "it reads shared memory before every thread's copies have landed"),
     # The double buffer's refill barrier is judged on every path round the tile loop: one under
     # a condition leaves a path from the compute's reads to the next copy with none.
     "double_buffer/refill_barrier_in_dead_code.cu": everywhere(REFILL),
@@ -158,11 +160,10 @@ ANSWERS = {
 # cuda::memcpy_async copies synchronously, so a missing wait is no race, and inline cp.async
 # does not compile.
 SM80_ONLY = {"async_halo/ok_inline_ptx_cp_async.cu", "async_halo/wait_in_one_thread_only.cu",
-             "async_halo/barrier_in_dead_code.cu", "async_halo/ok_inline_ptx_wait_in_braces.cu",
+             "async_halo/ok_inline_ptx_wait_in_braces.cu",
              "async_halo/ok_wait_on_both_branches.cu",
              "async_halo/copy_listed_after_the_wait_by_asm_jumps.cu",
-             "async_halo/copy_under_a_predicate_false_by_arithmetic.cu",
-             "async_halo/copy_after_the_wait_round_a_loop.cu"}
+             "async_halo/copy_under_a_predicate_false_by_arithmetic.cu"}
 
 # Answers that never finish: the GPU test gives them a shorter time limit.
 HANGS = {"async_halo/never_finishes.cu", "bulk/one_arrival_too_many.cu"}
@@ -208,7 +209,9 @@ ANSWERS.update({
                                             "is not checked)", NOT_YET, "wrong outputs"),
     # F6: the bulk copy's init barrier, refill barrier, fence state space, try_wait loop
     "bulk/no_barrier_after_init.cu": everywhere("no block barrier after the init's fence"),
-    "bulk/missing_refill_barrier.cu": everywhere("it never synchronises the block in the tile loop"),
+    "bulk/missing_refill_barrier.cu": everywhere(
+        "there is no block barrier between the compute's reads of a stage's buffer and the bulk "
+        "copy that refills it"),
     "bulk/init_fence_global.cu": everywhere("fence.proxy.async must come after init"),
     "bulk/try_wait_once.cu": everywhere("no mbarrier.try_wait in a loop"),
     # F7: cp.async into a buffer nothing reads, plain loads fill x_s: the outputs are right, and
@@ -260,8 +263,8 @@ ANSWERS.update({
         "has one): call pipe.consumer_wait() in Phase 3, after the copies are committed. (The "
         f"PTX lists cp.async.wait_all, {DEAD}"),
     "async_halo/barrier_under_a_false_predicate.cu": everywhere(
-        "the PTX has no block barrier, bar.sync 0 for all the block's threads, after "
-        "cp.async.wait; a named barrier or one for fewer threads is not one): call "
+        "the PTX has no block barrier, a bar.sync for all the block's threads, after "
+        "cp.async.wait; one for fewer threads is not one): call "
         f"__syncthreads() after pipe.consumer_wait(). (The PTX lists bar.sync, {DEAD}"),
     "double_buffer/refill_barrier_branched_over_in_asm.cu": everywhere(REFILL),
     "bulk/init_fence_branched_over_in_asm.cu": everywhere(
@@ -307,10 +310,37 @@ ANSWERS.update({
         f"(The PTX lists bar.sync, {DEAD}"),                     # 1.0 < 0.0, as 0f literals
     "async_halo/ok_barrier_under_a_float_predicate_negated.cu": RIGHT,   # @!p, p false
     "async_halo/ok_wait_helper_called_on_both_branches.cu": RIGHT,       # inlined twice
-    # Gaps the static check leaves, for the GPU run: a predicate false only by arithmetic
-    # (constants are read from setp and mov, not computed), and the wait and barrier run in the
-    # first round of a loop whose second round copies ("a path from the copy reaches the wait":
-    # round the loop, it does)
+    # A gap the static check leaves, for the GPU run: a predicate false only by arithmetic
+    # (constants are read from setp and mov, not computed)
     "async_halo/copy_under_a_predicate_false_by_arithmetic.cu": on_the_gpu("wrong outputs"),
-    "async_halo/copy_after_the_wait_round_a_loop.cu": on_the_gpu("wrong outputs"),
+    # the wait and barrier run in the first round of a loop whose second round copies: a path
+    # from that copy reaches the compute's reads through no barrier (READY, below)
+    "async_halo/copy_after_the_wait_round_a_loop.cu": everywhere(
+        "it reads shared memory before every thread's copies have landed"),
+})
+
+# Found by a red team once more: the shared-memory reads must come after the copies are ready
+# (exercise.py's READY steps): in async_halo, on every path from a copy to a read, its commit,
+# a wait and then a block barrier; in the double buffer, a block barrier before the first read;
+# in the bulk copy, a barrier wait before the first read, and the refill barrier between the
+# reads and the refill (an order, as the double buffer's). A barrier whose count is a register
+# set to another immediate is no block barrier; one of the other 15, with no count, is.
+READY_FRESH = "it reads shared memory before every thread's copies have landed"
+ANSWERS.update({
+    "async_halo/barrier_after_the_compute.cu": everywhere(READY_FRESH),
+    "async_halo/wait_after_the_compute.cu": everywhere(READY_FRESH),
+    "async_halo/barrier_in_the_first_warp_only.cu": everywhere(READY_FRESH),
+    "async_halo/wait_before_the_commit.cu": everywhere(READY_FRESH),
+    "async_halo/reads_before_the_wait.cu": everywhere(READY_FRESH),
+    "async_halo/copies_again_after_the_barrier.cu": everywhere(READY_FRESH),
+    "async_halo/barrier_count_in_a_register.cu": everywhere("the PTX has no block barrier"),
+    "async_halo/ok_named_barrier_for_the_whole_block.cu": RIGHT,   # GPU: unverified
+    "double_buffer/no_barrier_between_the_wait_and_the_compute.cu": everywhere(
+        "it reads a buffer before the block has synchronised"),
+    "bulk/waits_after_the_compute.cu": everywhere(
+        "it reads a buffer before waiting on its barrier"),
+    "bulk/only_thread_0_waits.cu": everywhere("it reads a buffer before waiting on its barrier"),
+    "bulk/refill_barrier_before_the_compute.cu": everywhere(
+        "there is no block barrier between the compute's reads of a stage's buffer and the bulk "
+        "copy that refills it"),
 })
