@@ -16,7 +16,7 @@ import numpy as np
 from ..validate import array_module, choice, flag, function, integer, needs_gpu, optional
 
 LAUNCHES_PER_GRAPH = 50      # launches in one graph of small work
-GRAPH_ELEMENTS = 50 * 2**21  # elements one replay works through, about (2 launches at least)
+GRAPH_ELEMENTS = 50 * 2**21  # elements a replay works through, about (at least 2 launches)
 
 
 def launches_per_graph(n: int) -> int:
@@ -69,7 +69,9 @@ extern "C" __global__ void copy_float4(const float* __restrict__ x, float* __res
     for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < chunks; c += step) {
         reinterpret_cast<float4*>(y)[c] = __ldg(reinterpret_cast<const float4*>(x) + c);
     }
-    if (blockIdx.x == 0 && threadIdx.x < n % 4) y[4 * chunks + threadIdx.x] = x[4 * chunks + threadIdx.x];
+    if (blockIdx.x == 0 && threadIdx.x < n % 4) {
+        y[4 * chunks + threadIdx.x] = x[4 * chunks + threadIdx.x];
+    }
 }
 """
 COPY_THREADS, COPY_BLOCKS_PER_SM = 256, 8
