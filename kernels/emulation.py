@@ -128,8 +128,9 @@ def vec4(x: np.ndarray, w: np.ndarray, tile: int, blocks: range | None = None) -
 
 
 def _load_span(x, k, tile, blocks=None):
-    """Phase 1 of staged_sync, pipelined, bulk and warp_specialized: the tile with each halo rounded up to whole
-    16-byte chunks (CONV_SPAN floats from tile_start - CONV_LEFT4), zeros outside [0, n)."""
+    """Phase 1 of staged_sync, pipelined, bulk and warp_specialized: the tile with each halo
+    rounded up to whole 16-byte chunks (CONV_SPAN floats from tile_start - CONV_LEFT4), zeros
+    outside [0, n)."""
     starts = _tile_starts(x.size, tile, blocks) - layout.left4(k)
     return _load(x, starts + np.arange(layout.span(tile, k)))
 
@@ -172,8 +173,9 @@ def warp_specialized(x: np.ndarray, w: np.ndarray, tile: int,
     return _store(_convolve_span(x_s, w_r, tile), x.size, tile, blocks)   # Phases 3-4
 
 
+# one per listing, by variant name
 EMULATORS = {f.__name__: f for f in (naive, tiled_sync, puzzle28, async_halo, vec4, staged_sync,
-                                      pipelined, bulk, warp_specialized)}   # one per listing, by variant name
+                                      pipelined, bulk, warp_specialized)}
 
 
 def run(cfg: LaunchConfig, x: np.ndarray, w: np.ndarray) -> np.ndarray:

@@ -106,8 +106,8 @@ def _span_stages_barriers(tile: int, k: int, stages: int) -> int:
 
 
 def _span_stages_full_empty(tile: int, k: int, stages: int) -> int:
-    # x_s, 128-byte aligned, then a full and an empty 8-byte mbarrier per stage
-    return -(-_span_stages(tile, k, stages) // 8) * 8 + 16 * stages
+    # bulk's layout with a second (empty) mbarrier per stage
+    return _span_stages_barriers(tile, k, stages) + 8 * stages
 
 
 VARIANTS: tuple[Variant, ...] = (
