@@ -402,7 +402,8 @@ class Source:
 def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
     """Live measurements on a GPU; without one, the recorded ones (kernels/recorded/NAME.json).
     The :class:`Source` says which."""
-    text("recorded", recorded)
+    from .recorded import RECORDED
+    choice("recorded", recorded, sorted(p.stem for p in RECORDED.glob("*.json")))
     from ..device import gpu_available
     if gpu_available():
         data = measure_all()
