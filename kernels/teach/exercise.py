@@ -1,4 +1,4 @@
-"""The book's three exercises, and the check that judges a learner's kernel.
+"""The book's four exercises, and the check that judges a learner's kernel.
 
 Each exercise is a skeleton in ``kernels/exercises/`` with its ``// FILL IN`` places, and a
 solution the check must pass:
@@ -9,7 +9,11 @@ solution the check must pass:
   buffers, the next tile's copy in flight while the block computes this one; the solution is
   ``kernels/exercises/double_buffer.cu``;
 * ``bulk`` (notebook 04): the Hopper bulk copy, one ``cp.async.bulk`` per tile completing on an
-  mbarrier; the solution is the book's own ``kernels/bulk.cu``.
+  mbarrier; the solution is the book's own ``kernels/bulk.cu``;
+* ``warp_specialized`` (notebook 05): the producer warp's hand-off, the three mbarrier waits and
+  arrivals that pass each buffer between the producer warp and the compute warps, by phase
+  parity; the solution is the book's own ``kernels/warp_specialized.cu`` (launched with its
+  producer warp: :attr:`Exercise.producer_warp`).
 
 The check, in order, stopping at the first problem:
 
@@ -24,13 +28,15 @@ The check, in order, stopping at the first problem:
    rest of ``kernels/`` are out of reach; ``tests/test_exercise.py`` checks under strace that no
    other file is opened), killed after :data:`COMPILE_LIMIT_S`; a compile error is shown as the
    learner's line and the first error;
-3. the PTX (any machine; sm_80 for the first two, sm_90 for the bulk copy, assembled by ptxas
+3. the PTX (any machine; sm_80 for the first two, sm_90 for the last two, assembled by ptxas
    too): a kernel with the exercise's name and parameters, whose instructions (comments and
    strings left out, the bodies of the ``.func`` it calls followed) are the exercise's, in order
    along its control flow (:attr:`Exercise.steps`: e.g. ``cp.async``, then ``cp.async.wait_*``
    on a path from it, then ``bar.sync``, and the compute's shared loads past them on every
    path; the double buffer's barrier on every path from the compute's shared loads to the
-   next copy, round the tile loop). Dead code counts for nothing:
+   next copy, round the tile loop; the producer warp's waits and arrival, but not which
+   mbarrier or which parity each names: data, which only the run shows). Dead code counts for
+   nothing:
    an instruction that a branch jumps over, or whose guard a ``setp`` on immediates makes
    false. Whether every thread reaches them is not for a static check to say (a copy or a
    barrier under a condition that is never true at run time is in the PTX all the same): the
@@ -144,6 +150,7 @@ class Exercise:
     run_arch: int = 0      # the oldest GPU generation that runs it (0: any the book runs on)
     summary: str = ""      # what its PTX shows, for the verdict without a run
     advice: str = ""       # after a wrong output under the stress build: what to look at
+    producer_warp: bool = False   # launched with one warp more than CONV_THREADS
 
 
 # 3. The PTX: what each exercise's kernel must issue, in order ----------------------------------
@@ -286,6 +293,28 @@ BULK_READY = Step("ready", SHARED_LOAD, "",
                   "path, before Phase 4 reads the buffer.",
                   ready=("barrier wait", "barrier wait"))
 
+# Exercise 4 (the producer warp): the copy, the init and its fence are given; the learner writes
+# the three hand-offs, which the PTX shows as mbarrier waits and an arrival. Which barrier and
+# which parity each names is data, not an instruction: the GPU run decides those.
+MB_ARRIVE = re.compile(r"mbarrier\.arrive\.(?!expect_tx)")    # a plain arrival (no bytes)
+WS_EMPTY_WAIT = Step("barrier wait", MB_WAIT,
+                     "the producer refills a buffer without waiting for it to be empty (in the "
+                     "PTX, no mbarrier.try_wait loop follows a cp.async.bulk round the producer's "
+                     "loop): before fill(), mbar_wait(&empty[s], parity) for the phase of "
+                     "empty[s] that ends the previous round.", after="bulk copy")
+WS_READY = Step("ready", SHARED_LOAD, "",
+                "the compute warps read a buffer before waiting for its fill (in the PTX, a path "
+                "from the kernel's entry reaches an ld.shared without an mbarrier.try_wait "
+                "loop): before Phase 4 reads x_s[s], mbar_wait(&full[s], parity) for the "
+                "round-th fill.", ready=("barrier wait", "barrier wait"))
+WS_READ = Step("read", SHARED_LOAD, "the compute never reads the tile from shared memory (the "
+               "PTX has no ld.shared): keep Phase 4 as the skeleton has it.")
+WS_RELEASE = Step("release", MB_ARRIVE,
+                  "the compute warps never hand a buffer back (in the PTX, no mbarrier.arrive "
+                  "follows the compute's ld.shared): after Phase 4 has read buffer s, fence the "
+                  "reads (fence.proxy.async.shared::cta) and mbar_arrive(&empty[s]), or the "
+                  "producer waits for ever once the ring wraps.", after="read")
+
 EXERCISES = {
     ex.key: ex for ex in (
         Exercise(
@@ -336,6 +365,28 @@ EXERCISES = {
                     "bytes to expect and waits on the barrier",
             advice="Does every thread arrive and wait on the stage's barrier before reading "
                    "the buffer?"),
+        Exercise(
+            "warp_specialized", "conv1d_warp_specialized", KERNEL_DIR / "warp_specialized.cu",
+            KERNEL_DIR / "exercises" / "warp_specialized_skeleton.cu", 90,
+            (INIT, INIT_FENCE, INIT_SYNC, BULK_COPY, BULK_EXPECT, WS_EMPTY_WAIT, WS_READY,
+             WS_READ, WS_RELEASE),
+            # every block walks over several tiles, so that each buffer is filled in several
+            # rounds (a wrong parity shows from round 1, a missing release once the ring wraps);
+            # 1 to 3 stages, one block per tile once, the vector's ends, K = 1 and K = 63
+            (Case(16384, 256, 5, 256, stages=2, blocks=8), Case(16384, 256, 5, 64, stages=1),
+             Case(1001, 96, 7, 64, stages=2, blocks=3), Case(4099, 64, 1, 32, stages=3, blocks=5),
+             Case(77, 128, 3, 32, stages=2, blocks=1), Case(3000, 512, 63, 128, stages=2,
+                                                            blocks=2),
+             Case(6, 32, 5, 32, stages=1)),
+            Case(2**24, 1024, 5, 256, stages=2, blocks=1056),   # 8 blocks per SM of an H200
+            run_arch=90, producer_warp=True,
+            summary="its sm_90 PTX initialises mbarriers and fences them, issues cp.async.bulk "
+                    "with the bytes to expect, waits on an mbarrier round the producer's loop "
+                    "and before the compute's shared loads, and arrives on one after them "
+                    "(which barrier and which parity each wait names, only a run shows)",
+            advice="Does the producer wait on empty[s] before filling buffer s, the compute wait "
+                   "on full[s] before reading it and arrive on empty[s] only after, each wait "
+                   "with the parity of the round it waits for?"),
     )
 }
 STRESS_LAUNCHES = 8
@@ -1366,6 +1417,7 @@ def _build_cases(src: str, ex: Exercise, folder: Path, include: str,
         stages = f", {case.stages} stages" if case.stages else ""
         what.append(f" with tile={case.tile}, K={case.k}{stages}")
         todo.append(dict(case._asdict(), blocks=case.grid(), jitter=jitter,
+                         block_threads=case.threads + (32 if ex.producer_warp else 0),
                          binary=f"case{number}.{'cubin' if builds[-1].machine_code else 'ptx'}",
                          launches=STRESS_LAUNCHES if jitter else 1, kernel=ex.kernel,
                          advice=ex.advice))
@@ -1473,7 +1525,8 @@ def run_cases(folder: Path) -> str:
             y.fill(cupy.nan)   # an output the kernel never writes stays NaN
             try:
                 poison()
-                kernel((case["blocks"],), (case["threads"],), (xd, wd, y, np.int32(case["n"])))
+                kernel((case["blocks"],), (case["block_threads"],),
+                       (xd, wd, y, np.int32(case["n"])))
                 out = y.get()
             except (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError) as exc:
                 raise ExerciseError(f"it crashed on the GPU (n={case['n']}, tile={case['tile']}, "

@@ -166,7 +166,9 @@ SM80_ONLY = {"async_halo/ok_inline_ptx_cp_async.cu", "async_halo/wait_in_one_thr
              "async_halo/copy_under_a_predicate_false_by_arithmetic.cu"}
 
 # Answers that never finish: the GPU test gives them a shorter time limit.
-HANGS = {"async_halo/never_finishes.cu", "bulk/one_arrival_too_many.cu"}
+HANGS = {"async_halo/never_finishes.cu", "bulk/one_arrival_too_many.cu",
+         "warp_specialized/empty_wait_with_the_wrong_parity.cu",
+         "warp_specialized/release_by_thread_0_only.cu"}
 
 # Answers whose compile never ends: the tests give them a shorter compile limit.
 SLOW_COMPILES = {"async_halo/preprocessor_bomb.cu"}
@@ -334,7 +336,7 @@ ANSWERS.update({
     "async_halo/reads_before_the_wait.cu": everywhere(READY_FRESH),
     "async_halo/copies_again_after_the_barrier.cu": everywhere(READY_FRESH),
     "async_halo/barrier_count_in_a_register.cu": everywhere("the PTX has no block barrier"),
-    "async_halo/ok_named_barrier_for_the_whole_block.cu": RIGHT,   # GPU: unverified
+    "async_halo/ok_named_barrier_for_the_whole_block.cu": RIGHT,   # GPU: passed (H200, 2026-12-01)
     "double_buffer/no_barrier_between_the_wait_and_the_compute.cu": everywhere(
         "it reads a buffer before the block has synchronised"),
     "bulk/waits_after_the_compute.cu": everywhere(
@@ -343,4 +345,35 @@ ANSWERS.update({
     "bulk/refill_barrier_before_the_compute.cu": everywhere(
         "there is no block barrier between the compute's reads of a stage's buffer and the bulk "
         "copy that refills it"),
+})
+
+# Exercise 4, the producer warp's hand-off (sm_90 only, like the bulk copy). The three hand-offs
+# show in the PTX as mbarrier waits and an arrival in their places; which barrier and which
+# parity each names is data, so a wrong parity or a wrong count only shows when it runs.
+WS = "warp_specialized/"
+WS_NOT_RUN = "running it needs sm_90 or newer"
+ANSWERS.update({
+    WS + "ok_like_the_solution.cu": BULK_RIGHT,
+    WS + "ok_release_without_the_fence.cu": BULK_RIGHT,   # CUTLASS's consumers only arrive
+    WS + "ok_parity_by_remainder.cu": BULK_RIGHT,
+    WS + "ok_waits_in_helpers.cu": BULK_RIGHT,            # __noinline__: .func bodies followed
+    WS + "missing_empty_wait.cu": everywhere(
+        "the producer refills a buffer without waiting for it to be empty"),
+    WS + "missing_full_wait.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
+    WS + "full_wait_after_the_compute.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
+    # the exercise asks every compute thread to wait: lanes 1-31 here read without
+    WS + "full_wait_in_lane_0_only.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
+    WS + "missing_release.cu": everywhere("the compute warps never hand a buffer back"),
+    # round 0 waits for the phase before the first, complete at once: reads an unfilled buffer
+    WS + "full_wait_with_the_wrong_parity.cu": on_the_gpu("wrong outputs", "sm_90 or newer"),
+    # round 0 waits for a phase of empty[s] that needs the fill it guards: never ends
+    WS + "empty_wait_with_the_wrong_parity.cu": on_the_gpu("did not finish within",
+                                                         "sm_90 or newer"),
+    # the producer may refill the buffer while the compute reads it: a race
+    WS + "release_before_the_compute.cu": on_the_gpu("wrong outputs", "sm_90 or newer"),
+    # one arrival of CONV_THREADS: empty[s] never completes, the producer waits once the ring wraps
+    WS + "release_by_thread_0_only.cu": on_the_gpu("did not finish within", "sm_90 or newer"),
 })

@@ -1,0 +1,34 @@
+"""Numbers for the prose: a cell computes them, the sentence around it shows them.
+
+A markdown cell cannot run code, so a number in a sentence is either typed (and goes stale when
+the recording changes) or glued: a code cell stores it under a name with :func:`glue`, and the
+sentence names it with the role ``{glue:text}`name``` (myst-nb's glue; Jupyter Book puts the
+value in its place when it builds the page). In Jupyter or Colab the role shows as written and
+the cell that glues prints the same numbers with their names.
+"""
+
+from __future__ import annotations
+
+from ..validate import text
+
+PREFIX = "application/papermill.record/"   # where myst-nb looks for a glued value
+
+
+class _Shown(str):
+    """A string whose text/plain form is itself (``repr`` would add quotes on the page)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def glue(show: bool = True, **values: str) -> None:
+    """Store each ``name=value`` (text, already formatted) for the page's ``{glue:text}`name```
+    roles; with ``show`` print them once as ``name: value`` lines, so that a reader in Jupyter
+    sees them beside the sentences that use them."""
+    from IPython.display import display
+    for name, value in values.items():
+        value = _Shown(text(name, value))
+        display({PREFIX + "text/plain": value}, raw=True,
+                metadata={"scrapbook": {"name": name, "mime_prefix": PREFIX}})
+    if show:
+        print("\n".join(f"{name}: {value}" for name, value in values.items()))
