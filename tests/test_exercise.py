@@ -21,10 +21,12 @@ import kernels
 from kernels.teach import exercise
 from kernels.publish import notebooks
 
+NOTEBOOK_05 = "05_warp_specialization_and_the_bound.ipynb"   # set when 05 lands
 # where each exercise is posed: the notebook and the variable its skeleton cell assigns
 POSED = {"async_halo": ("03_async_copy_convolution.ipynb", "my_kernel"),
          "double_buffer": ("03_async_copy_convolution.ipynb", "my_pipeline"),
-         "bulk": ("04_pipelines_and_bandwidth.ipynb", "my_bulk")}
+         "bulk": ("04_pipelines_and_bandwidth.ipynb", "my_bulk"),
+         "warp_specialized": (NOTEBOOK_05, "my_handoff")}
 CORPUS = Path(__file__).parent / "exercise_corpus"
 MANIFEST = runpy.run_path(str(CORPUS / "manifest.py"))
 ANSWERS = MANIFEST["ANSWERS"]
@@ -278,6 +280,7 @@ def test_the_gpu_builds_compile_without_a_gpu(name, tmp_path, monkeypatch):
     assert [c["jitter"] for c in cases] == [False] * len(ex.cases) + [True]
     assert [c["launches"] for c in cases] == [1] * len(ex.cases) + [exercise.STRESS_LAUNCHES]
     assert all(c["kernel"] == ex.kernel for c in cases)
+    assert all(c["block_threads"] == c["threads"] + 32 * ex.producer_warp for c in cases)
     assert all((tmp_path / c["binary"]).read_bytes()[:4] == b"\x7fELF" for c in cases)
 
 
@@ -396,14 +399,12 @@ def _fake_cupy(kernel):
 def test_the_gpu_side_with_a_stand_in_for_cupy(tmp_path, monkeypatch, capsys):
     """run_cases and main, the separate process's code, with CuPy replaced by NumPy."""
     monkeypatch.setattr(exercise, "_shared_poisoner", lambda cupy: lambda: None)
-    cases = [dict(n=100, tile=32, k=5, threads=32, blocks=4, jitter=False, launches=1,
-                  binary="case0.cubin"),
-             dict(n=50, tile=32, k=3, threads=32, blocks=2, jitter=False, launches=1,
-                  binary="case1.cubin"),
-             dict(n=1000, tile=64, k=3, threads=32, blocks=16, jitter=True, launches=3,
+    cases = [dict(n=100, tile=32, k=5, blocks=4, jitter=False, launches=1, binary="case0.cubin"),
+             dict(n=50, tile=32, k=3, blocks=2, jitter=False, launches=1, binary="case1.cubin"),
+             dict(n=1000, tile=64, k=3, blocks=16, jitter=True, launches=3,
                   binary="case2.cubin", advice="Look at the wait.")]
     for case in cases:
-        case["kernel"] = "conv1d_async_halo"
+        case.update(kernel="conv1d_async_halo", threads=32, block_threads=32)
     (tmp_path / "cases.json").write_text(json.dumps(cases))
 
     def right(y, x, w):

@@ -1571,6 +1571,13 @@ NOT_CHECKED = ("not checked: that each of those instructions runs on every path 
                "the copies feed the compute")
 
 
+def _would_run(ex: Exercise) -> str:
+    """What the run it cannot make here would have checked."""
+    return (f"; there the check would run it at {len(ex.cases)} configurations and "
+            f"{STRESS_LAUNCHES} times under the stress build, each output against a float64 "
+            "reference")
+
+
 def _check(src, name) -> tuple[bool, str]:
     """(whether it ran on a GPU, the verdict); ExerciseError at the first problem."""
     try:
@@ -1599,13 +1606,13 @@ def _check(src, name) -> tuple[bool, str]:
         if not runs:
             return False, (f"{static}; " + (
                 f"running it needs sm_{ex.run_arch} or newer (an H100 or H200; Colab's T4, L4 "
-                "and A100 are older)" if ex.run_arch else
+                f"and A100 are older){_would_run(ex)}" if ex.run_arch else
                 "running it needs a GPU (open this notebook in Colab with a GPU runtime)"))
         from ..device import target_arch
         arch = target_arch()
         if arch < ex.run_arch:
             return False, (f"{static}; running it needs sm_{ex.run_arch} or newer, and the book "
-                           f"runs as sm_{arch} here")
+                           f"runs as sm_{arch} here{_would_run(ex)}")
         _build_cases(src, ex, folder, include, deadline)
         return True, f"{static}; {_run_on_gpu(folder, deadline)}; {NOT_CHECKED}"
 
