@@ -8,7 +8,7 @@ other's, so one relative path names both. In _config.yml (sphinx: config:)::
     edition_link: {path: "..", label: "English", lang: en}      # the Korean edition (ko/_config.yml)
 
 A page is linked to its namesake when the other edition's _toc.yml lists it, else to the other
-edition's first page (the Korean glossary has no English namesake). The link is static HTML: a
+edition's first page (a page only one edition has). The link is static HTML: a
 paragraph at the top of the article, and a <link rel="alternate" hreflang> in the head.
 """
 

@@ -57,6 +57,7 @@ with one.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import json
 import os
@@ -158,8 +159,10 @@ class Exercise:
 # Each matches an instruction's opcode (the PTX checks read instructions, not comments).
 CP_ASYNC = re.compile(r"cp\.async\.c[ag]\.shared")           # cuda::memcpy_async on sm_80+
 # pipe.consumer_wait(), or the wait on a cuda::barrier that the copies complete on (an mbarrier
-# wait counts only inside a loop: try_wait and test_wait may return before the phase completes)
-CP_WAIT = re.compile(r"cp\.async\.wait_(?:all|group)\b|mbarrier\.(?:try|test)_wait\b")
+# wait counts only inside a loop that its result ends, and only where the copies arrive on an
+# mbarrier, cp.async.mbarrier.arrive: try_wait and test_wait may return before the phase
+# completes); with two buffers, at most one batch may stay in flight: wait_group 0 or 1
+CP_WAIT = re.compile(r"cp\.async\.wait_(?:all\b|group\s+[01]$)|mbarrier\.(?:try|test)_wait\b")
 # with one batch of copies in flight, a wait that leaves none: wait_all, or wait_group 0
 CP_WAIT_ALL = re.compile(r"cp\.async\.wait_(?:all\b|group\s+0$)|mbarrier\.(?:try|test)_wait\b")
 # __syncthreads() and its kin: a barrier for the whole block (no count, or a register's that
@@ -168,7 +171,7 @@ CP_WAIT_ALL = re.compile(r"cp\.async\.wait_(?:all\b|group\s+0$)|mbarrier\.(?:try
 # bar.red for __syncthreads_or/and/count; or the wait on a cuda::barrier (its thread count is
 # not checked: the verdict says so)
 BLOCK_THREADS = 256   # every exercise's first case, the build the PTX is read from
-_COUNT = rf"(?:\s*,\s*(?:%\w+|{BLOCK_THREADS}))?"
+_COUNT = rf"(?:\s*,\s*(?:%\w+|{BLOCK_THREADS}|0[xX]0*{BLOCK_THREADS:x}|0[bB]0*{BLOCK_THREADS:b}))?"
 _ID = r"(?:1[0-5]|[0-9])"
 BAR = re.compile(rf"(?:bar|barrier)(?:\.cta)?\.sync(?:\.aligned)?\s+{_ID}{_COUNT}$"
                  rf"|(?:bar|barrier)(?:\.cta)?\.red(?:\.\w+)+\s+%\w+\s*,\s*{_ID}{_COUNT}\s*,"
@@ -196,8 +199,9 @@ WAIT_ALL = Step("wait", CP_WAIT_ALL,
                 "call pipe.consumer_wait() in Phase 3, after the copies are committed.",
                 _EARLY_WAIT, after="copy")
 WAIT = Step("wait", CP_WAIT,
-            "it never waits for its copies (the PTX has no cp.async.wait): call "
-            "pipe.consumer_wait() in Phase 3, after the copies are committed.",
+            "it never waits for its copies (the PTX has no cp.async.wait_all or wait_group 0 or "
+            "1; with two buffers, wait_group N and wait_prior<N> with N > 1 leave every batch "
+            "in flight): call pipe.consumer_wait() in Phase 3, after the copies are committed.",
             _EARLY_WAIT, after="copy")
 BARRIER = Step("barrier", BAR,
                "it waits for this thread's copies but not for the other threads' (the PTX has no "
@@ -210,8 +214,8 @@ BARRIER = Step("barrier", BAR,
                after="wait", at_or_after=True)
 # a load that may read shared memory: ld.shared, or a generic ld (not .global/.param/.const/
 # .local), or ldmatrix
-SHARED_READ = re.compile(r"ld(?!u)(?!(?:\.\w+)*\.(?:global|param|const|local)\b)(?:\.[\w:]+)*\s"
-                         r"|ldmatrix\b")
+SHARED_READ = re.compile(r"(?:ld(?!u)|atom)(?!(?:\.\w+)*\.(?:global|param|const|local)\b)"
+                         r"(?:\.[\w:]+)*\s|ldmatrix\b")
 _REFILL_MESSAGE = ("there is no block barrier between the compute's reads of a buffer and the copy "
                    "that refills it (round the tile loop's PTX, a path goes from an ld.shared to a "
                    "cp.async through no bar.sync 0): after every thread has "
@@ -222,7 +226,7 @@ _REFILL_MESSAGE = ("there is no block barrier between the compute's reads of a b
 REFILL = Step("refill", BAR, _REFILL_MESSAGE, _REFILL_MESSAGE, loop_of="wait", refill=True)
 # a load from shared memory by its state space (a generic ld may read global memory: one that
 # only the GPU run judges)
-SHARED_LOAD = re.compile(r"ld(?:\.\w+)*\.shared(?:::\w+)?\b|ldmatrix\b")
+SHARED_LOAD = re.compile(r"(?:ld|atom)(?:\.\w+)*\.shared(?:::\w+)?\b|ldmatrix\b")   # atomics read too
 COMMIT = re.compile(r"cp\.async\.(?:commit_group|mbarrier\.arrive)\b")   # closes a batch
 READY = Step("ready", SHARED_LOAD, "",
              "it reads shared memory before every thread's copies have landed (in the PTX, a "
@@ -555,6 +559,14 @@ def _directive_text(tokens: list[_Token]) -> str:
     return shown if len(shown) <= 100 else shown[:97] + "..."
 
 
+@functools.cache
+def _checks_macros() -> frozenset[str]:
+    """The macros the check's builds define (``-D`` options) and the common header's own."""
+    header = (KERNEL_DIR / HEADER).read_text()
+    return frozenset({"CONV_TILE", "CONV_K", "CONV_THREADS", "CONV_STAGES", "CONV_TRACE",
+                      "CONV_JITTER", *re.findall(r"^\s*#\s*define\s+(\w+)", header, re.M)})
+
+
 def _check_preprocessing(src: str) -> None:
     """Refuse, before compiling, whatever could make the compiler open a file but the common
     header and CUDA's headers (the solutions must stay out of reach, and the compiler would
@@ -596,6 +608,10 @@ def _check_preprocessing(src: str) -> None:
         elif name not in DIRECTIVES:
             raise ExerciseError(f"line {token.line}: {shown} is refused: an exercise needs no "
                                 f"#{name or rest[0].text}")
+        elif name in ("define", "undef") and len(rest) > 1 and rest[1].text in _checks_macros():
+            raise ExerciseError(f"line {token.line}: {shown} is refused: the check's builds set "
+                                f"{rest[1].text} (the sizes, the stress build's PHASE() points "
+                                "and the common header's constants stay as they are)")
         elif name == "pragma" and (len(rest) < 2 or rest[1].text not in PRAGMAS):
             raise ExerciseError(f"line {token.line}: {shown} is refused: a kernel needs no "
                                 "#pragma but unroll and the like (nv_diag_suppress...)")
@@ -837,11 +853,11 @@ PTX_DELIMITER = re.compile(r"[;{}]")
 
 def _labels_and_rest(text: str) -> tuple[list[str], str]:
     """The labels that open ``text`` (``"$L__BB0_2:"``), and what follows them."""
-    labels = []
-    while label := PTX_LABEL.match(text):
+    labels, at = [], 0
+    while label := PTX_LABEL.match(text, at):   # from a position: linear in the text's length
         labels.append(label[1] + ":")
-        text = text[label.end():]
-    return labels, text
+        at = label.end()
+    return labels, text[at:]
 
 
 def _statements(body: str) -> list[tuple[str, str | None]]:
@@ -911,6 +927,11 @@ def _instructions(functions: dict[str, _Function], name: str,
         function, statements = stack[-1]
         for statement, callee in statements:
             add(statement)
+            if callee is not None and callee.startswith("%"):
+                raise ExerciseError(
+                    "it calls a function through a pointer (in the PTX, a call through a "
+                    "register): the check follows the functions a kernel calls by name, and "
+                    "could not see what this one does; call it directly")
             if callee in functions and callee not in calling:
                 calls += 1
                 if calls > MAX_CALLS:
@@ -1253,6 +1274,27 @@ class _Flow:
         return inside
 
 
+CP_ARRIVE = re.compile(r"cp\.async\.mbarrier\.arrive\b")   # copies that complete on an mbarrier
+PTX_OPERAND = re.compile(r"\S+\s+([%\w$]+)")                # an instruction's first operand
+
+
+def _retry_loops(opcodes: list[str], flow: _Flow) -> bytearray:
+    """The mbarrier waits (try_wait, test_wait) that wait: each in a short loop
+    (:data:`RETRY_LOOP` instructions, not the tile loop) in which a later instruction reads
+    its result, the predicate that says whether the phase has completed (a loop that ignores
+    it may end before the phase does)."""
+    inside = flow.short_loops(RETRY_LOOP)
+    waits = bytearray(len(opcodes))
+    for i, op in enumerate(opcodes):
+        if inside[i] and MB_WAIT.match(op) and (result := PTX_OPERAND.match(op)):
+            used = re.compile(rf"(?<![\w%$]){re.escape(result[1])}(?![\w$])")
+            j = i + 1
+            while j < len(opcodes) and inside[j] and not used.search(opcodes[j]):
+                j += 1
+            waits[i] = j < len(opcodes) and inside[j]
+    return waits
+
+
 # a copy into shared memory: cp.async of any kind but its waits, commits and mbarrier arrivals
 SHARED_COPY = re.compile(r"cp\.async(?!\.(?:wait|commit|mbarrier|bulk\.(?:wait|commit)))"
                          r"(?:\.[\w:]+)*?\.shared\b")
@@ -1351,14 +1393,17 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[s
     opcodes = [_opcode_and_rest(i) for i in instructions]
     by_name = {step.name: step for step in steps}
     flow = _Flow(instructions)
-    looped = flow.short_loops(RETRY_LOOP)   # a retry loop: a short one, not the tile loop
+    looped = _retry_loops(opcodes, flow)   # the mbarrier waits that wait
     placed: dict[str, list[int]] = {}
     counted = _counted_barriers(opcodes)
+    # the cp.async copies complete on an mbarrier only through cp.async.mbarrier.arrive
+    arrive = any(flow.issued[i] and CP_ARRIVE.match(op) for i, op in enumerate(opcodes))
 
     def where(step: Step, running: bool = True) -> list[int]:
         return [i for i, op in enumerate(opcodes)
                 if step.pattern.match(op) and (flow.issued[i] or not running) and counted[i]
-                and (looped[i] or not MB_WAIT.match(op))]   # a wait that may not wait
+                and (not MB_WAIT.match(op) or looped[i]   # a wait that may not wait
+                     and (arrive or step.pattern not in (CP_WAIT, CP_WAIT_ALL)))]
 
     for step in steps:
         if step.ready:

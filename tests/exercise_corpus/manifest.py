@@ -380,3 +380,31 @@ ANSWERS.update({
     # one arrival of CONV_THREADS: empty[s] never completes, the producer waits once the ring wraps
     WS + "release_by_thread_0_only.cu": on_the_gpu("did not finish within", "sm_90 or newer"),
 })
+
+# Found by a third red team (2026-12-01): waits and reads the PTX hid (an mbarrier wait the copies
+# never arrive on, a wait loop that ignores the wait's result, atomics that read shared memory,
+# wait_prior<2> with two buffers, functions called through a pointer, which the check cannot
+# follow and refuses), macros that switched the stress build off, and labels that made the PTX
+# reader quadratic; with right answers in styles it had not seen.
+POINTER = "it calls a function through a pointer"
+ANSWERS.update({
+    "async_halo/waits_on_an_unrelated_mbarrier.cu": everywhere("it never waits for its copies, or not for all of them"),
+    "async_halo/atomic_reads_before_the_wait.cu": everywhere(READY_FRESH),
+    "async_halo/compute_through_a_function_pointer.cu": everywhere(POINTER),
+    "async_halo/wait_through_a_function_pointer.cu": everywhere(POINTER),
+    "async_halo/ok_barrier_count_in_hex.cu": RIGHT,
+    "async_halo/ok_noinline_wait_and_barrier_helpers.cu": RIGHT,
+    "async_halo/ok_asm_wait_and_barrier_with_a_label.cu": RIGHT,
+    "async_halo/undefines_the_stress_build.cu": everywhere("#undef CONV_JITTER is refused"),
+    "async_halo/empties_phase_and_waits_in_thread_0.cu": everywhere("#undef PHASE is refused"),
+    "async_halo/ok_2e15_long_labels_in_one_asm.cu": RIGHT,
+    "double_buffer/wait_prior_2_waits_for_nothing.cu": everywhere("with N > 1 leave every batch in flight"),
+    "double_buffer/wait_prior_1_before_the_next_commit.cu": on_the_gpu("wrong outputs"),
+    "double_buffer/compute_through_a_function_pointer.cu": everywhere(POINTER),
+    "double_buffer/atomic_reads_and_no_refill_barrier.cu": everywhere(REFILL),
+    "double_buffer/ok_forever_loop_and_a_barrier_helper.cu": RIGHT,
+    "bulk/test_wait_loop_that_ignores_the_result.cu": everywhere("it never waits on the barrier"),
+    "bulk/atomic_reads_before_the_wait.cu": everywhere("it reads a buffer before waiting on its barrier"),
+    "bulk/refill_through_a_function_pointer.cu": everywhere(POINTER),
+    "bulk/ok_init_and_barrier_in_helpers.cu": BULK_RIGHT,
+})
