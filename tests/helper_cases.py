@@ -445,13 +445,13 @@ CASES = [
      r"schedules\[0\] must be a timeline.Schedule"),
     ("plot_schedules: no bars", on(plots.plot_schedules, timeline.Schedule([], "µs", "empty")),
      ValueError, "has no bars"),
-    ("bytes_in_flight: no multiprocessors", on(plots.bytes_in_flight, STAGED, 0), ValueError,
+    ("bytes_in_flight: no multiprocessors", on(recorded.bytes_in_flight, STAGED, 0), ValueError,
      "multiprocessors must be at least 1"),
-    ("bytes_in_flight: negative grid", on(plots.bytes_in_flight, STAGED | {
+    ("bytes_in_flight: negative grid", on(recorded.bytes_in_flight, STAGED | {
         "config": STAGED["config"] | {"grid": -5}}, 132), ValueError, "grid'\\] must be at least 1"),
-    ("bytes_in_flight: no config", on(plots.bytes_in_flight, without(STAGED, "config"), 132),
+    ("bytes_in_flight: no config", on(recorded.bytes_in_flight, without(STAGED, "config"), 132),
      ValueError, "row has no 'config'"),
-    ("bytes_in_flight: multiprocessors a float", on(plots.bytes_in_flight, STAGED, 132.0),
+    ("bytes_in_flight: multiprocessors a float", on(recorded.bytes_in_flight, STAGED, 132.0),
      TypeError, "multiprocessors must be an integer"),
     ("plot_bandwidth: rows without gbps", on(plots.plot_bandwidth, RECORDED | {"rows": [
         without(r, "gbps") for r in RECORDED["rows"]]}), ValueError, "has no 'gbps'"),
@@ -534,7 +534,7 @@ PUBLIC = [
     "explore.generation_choices",
     "listing.copy_instructions", "listing.diff", "listing.diff_text", "listing.show",
     "notebooks.execute", "notebooks.is_draft", "notebooks.setup_cell_source",
-    "plots.bytes_in_flight", "plots.plot_schedules", "recorded.best_async",
+    "recorded.bytes_in_flight", "plots.plot_schedules", "recorded.best_async",
     "recorded.best_by_schedule", "recorded.check_variants", "recorded.compare",
     "recorded.control_reading", "recorded.faster", "recorded.load",
     "recorded.more_stages_faster", "recorded.ncu_reading", "recorded.ncu_summary",

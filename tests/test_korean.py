@@ -114,6 +114,20 @@ def test_check_names_untranslated_and_stale_cells_and_hand_edits(tmp_path):
     assert any("_toc.yml" in p for p in translate.check(ed))
 
 
+def test_the_korean_toc_lists_the_glossary_once(tmp_path):
+    """An English table of contents without the glossary gets it appended last; one that lists it
+    (the book's: book/glossary.md is an English page too) is copied as it is."""
+    ed, _ = _scratch(tmp_path)
+    translate.sync(ed)
+    files = [c["file"] for c in yaml.safe_load((ed.dir / "_toc.yml").read_text())["chapters"]]
+    assert files == ["notebooks/01_probe", translate.GLOSSARY]
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n"
+                                       "- file: notebooks/01_probe\n- file: book/glossary\n")
+    translate.sync(ed)
+    files = [c["file"] for c in yaml.safe_load((ed.dir / "_toc.yml").read_text())["chapters"]]
+    assert files == ["notebooks/01_probe", translate.GLOSSARY]
+
+
 def test_check_names_missing_and_stale_pages(tmp_path):
     ed, _ = _scratch(tmp_path)
     (ed.en_pages / "intro.md").write_text("# Intro\n\nText.\n")
@@ -176,9 +190,16 @@ def _translated():
                             "\n".join(entry["ko"]), "notebook"))
     for en, ko in PAGES:
         if ko.exists():
-            out.append((f"ko/book/{ko.name}", en.read_text(encoding="utf-8"),
-                        ko.read_text(encoding="utf-8"), "page"))
+            text = ko.read_text(encoding="utf-8")
+            if ko.name == "glossary.md":          # the translation, then the Korean-only term table
+                text = text.split(TERM_TABLE, 1)[0]
+            out.append((f"ko/book/{ko.name}", en.read_text(encoding="utf-8"), text, "page"))
     return out
+
+
+# ko/book/glossary.md translates book/glossary.md (the {glossary} entries, the same English names,
+# Korean names added) and then, under this heading, gives the Korean edition's term table.
+TERM_TABLE = "\n## 한국어판의 용어\n"
 
 
 TRANSLATED = _translated()
@@ -261,6 +282,33 @@ def glossary():
         if line.startswith("|") and len(cells) == 4 and cells[0] not in ("한국어", "---"):
             rows.append(cells)
     return rows
+
+
+def test_the_korean_glossary_translates_the_english_one_and_adds_the_term_table():
+    """The same {glossary} entries under the same English names (so that every {term} role of the
+    English text resolves in the Korean edition too), each with a Korean name or two, or the English
+    ones alone, then the term table; ko/_toc.yml lists the glossary once, last."""
+    def entries(text):
+        body = re.search(r"^(:{3,}|`{3,})\{glossary\}[^\n]*\n(.*?)^\1", text, re.S | re.M).group(2)
+        names, out = [], []
+        for line in body.splitlines() + ["  end"]:
+            if line.strip() and line[0] not in " \t":
+                names.append(line.strip())
+            elif line.strip() and names:
+                out.append(names)
+                names = []
+        return out
+    en = entries((ROOT / "book" / "glossary.md").read_text(encoding="utf-8"))
+    text = (KO / "book" / "glossary.md").read_text(encoding="utf-8")
+    assert TERM_TABLE in text and text.index(TERM_TABLE) > text.index("{glossary}")
+    ko = entries(text)
+    assert len(en) == len(ko), f"{len(en)} English entries, {len(ko)} Korean ones"
+    for e, k in zip(en, ko):
+        assert k[:len(e)] == e, f"Korean entry {k} does not start with the English names {e}"
+        assert len(k) <= len(e) + 2, f"Korean entry {k}: two Korean names at most"
+    toc = yaml.safe_load((KO / "_toc.yml").read_text(encoding="utf-8"))["chapters"]
+    files = [c["file"] for c in toc]
+    assert files.count(translate.GLOSSARY) == 1 and files[-1] == translate.GLOSSARY, files
 
 
 def test_glossary_gives_the_english_beside_every_term_and_follows_the_seed():

@@ -206,14 +206,14 @@ def test_bytes_in_flight_counts_span_floats(result):
     """Blocks per SM x stages x layout.span(tile, k) floats, as notebook 04 prints: one stage
     has one tile in flight, each more stage one more."""
     sms = result["provenance"]["multiprocessors"]
-    kib = [plots.bytes_in_flight(r, sms) / 1024 for r in recorded.stage_sweep(result)]
+    kib = [recorded.bytes_in_flight(r, sms) / 1024 for r in recorded.stage_sweep(result)]
     # 16 blocks per SM of tile 1024 + 2 x 4 halo floats, one stage more per row; with 4 stages
     # only 13 blocks fit in an SM's shared memory
     assert kib == [64.5, 129.0, 193.5, 209.625]
     row = {"k": 31, "config": {"tile": 256, "stages": 2, "grid": 132}}
-    assert plots.bytes_in_flight(row, 132) == 2 * 4 * layout.span(256, 31) == 8 * (16 + 256 + 16)
+    assert recorded.bytes_in_flight(row, 132) == 2 * 4 * layout.span(256, 31) == 8 * (16 + 256 + 16)
     with pytest.raises(ValueError, match="needs persistent blocks"):
-        plots.bytes_in_flight({"k": 5, "config": dict(row["config"], persistent=False)}, 132)
+        recorded.bytes_in_flight({"k": 5, "config": dict(row["config"], persistent=False)}, 132)
 
 
 def test_what_won_names_the_tuned_configuration(result):
@@ -243,8 +243,13 @@ def test_control_reading_compares_the_same_work_and_different_waits():
     lines = recorded.control_reading(recorded.ncu_summary("h200_ncu_2e26_k31"))
     assert lines[0].startswith("- About the same work: instructions executed staged_sync 95M, "
                                "pipelined 95M, bulk 89M")
-    assert "(long scoreboard) staged_sync 2.4, pipelined 2.2, bulk 3.1" in lines[1]
-    assert lines[2].startswith("- Warp slots in use: staged_sync 53%, pipelined 48%, bulk 48%")
+    assert "(long scoreboard) per output, staged_sync 3.4, pipelined 3.1, bulk 4.1" in lines[1]
+    assert lines[2] == ("- Warp slots in use: staged_sync 53%, pipelined 48%, bulk 48% of what an SM "
+                        "can hold.")
+    roof = recorded.load("h200_roofline")
+    with_regs = recorded.control_reading(recorded.ncu_summary("h200_ncu_2e26_k31"), rec=roof)
+    assert with_regs[2].startswith("- Warp slots in use: staged_sync 53% (registers allow 56%: 56 "
+                                   "registers per thread, 9 blocks per SM)")
     with pytest.raises(ValueError, match="did you mean"):
         recorded.control_reading(recorded.ncu_summary("h200_ncu_2e26_k31"), control="staged")
 
@@ -275,3 +280,82 @@ def test_tile_effect_compares_the_same_copies_at_two_tiles():
     assert "tile 1024 is 1." in said and said.endswith("4x the bytes requested per block.")
     with pytest.raises(ValueError, match="no vec4 row at n = 67108864 with 127 taps"):
         recorded.tile_effect(recorded.load("h200_roofline"), "vec4", k=127)
+
+
+# --- notebooks 04 and 05: the sentences they glue ----------------------------------------------
+
+def test_stall_per_output_weighs_the_per_issue_ratio_by_instructions():
+    prof = recorded.ncu_summary("h200_ncu_2e26_k31")
+    got = recorded.stall_per_output(prof, ["bulk"], N)
+    m = prof["conv1d_bulk"]
+    per_issue, inst = m[recorded.LONG_SCOREBOARD], m["smsp__inst_executed.sum"]
+    assert got["bulk"] == pytest.approx(per_issue * inst / N)
+    fake = {"conv1d_bulk": {recorded.LONG_SCOREBOARD: 2.0, "smsp__inst_executed.sum": 300.0}}
+    assert recorded.stall_per_output(fake, ["bulk"], 100) == {"bulk": 6.0}
+
+
+def test_occupancy_from_the_registers_matches_the_measured_warp_slots():
+    """Blocks per SM x warps per block / 64, within a few points of ncu's warps active."""
+    roof = recorded.load("h200_roofline")
+    prof = recorded.ncu_summary("h200_ncu_2e26_k31")
+    occ = recorded.occupancy(roof, N, LONG_K, ["staged_sync", "bulk", "warp_specialized"])
+    assert occ["bulk"] == {"regs": 64, "blocks_per_sm": 8, "warps_per_block": 4, "warp_share": 0.5}
+    assert occ["warp_specialized"]["warps_per_block"] == 5    # the producer warp
+    for v, o in occ.items():
+        measured = prof[V.get(v).kernel]["sm__warps_active.avg.pct_of_peak_sustained_active"]
+        assert measured <= 100 * o["warp_share"] + 1, v
+        assert measured >= 100 * o["warp_share"] - 10, v
+
+
+def test_copy_share_of_peak_and_littles_law(result):
+    share = recorded.copy_share_of_peak(result)
+    assert share == pytest.approx(recorded.rows_at(result)["copy"]["gbps"] / 4800)
+    assert 0.8 < share < 0.9
+    law = recorded.littles_law(result)
+    assert law["needed"] == pytest.approx(law["copy_gbps"] * 1e3 / 132)
+    assert law["in_flight"][1] > law["needed"] and sorted(law["in_flight"]) == [1, 2, 3, 4]
+    twice = recorded.littles_law(result, latency_us=2.0)["needed"]
+    assert twice == pytest.approx(2 * law["needed"])
+
+
+def test_matched_and_tuned_agree_and_verdicts_cover_every_k():
+    roof = recorded.load("h200_roofline")
+    assert recorded.matched_agrees(roof, N)
+    assert list(recorded.verdicts(roof, N)) == [1, 3, 5, 9, 17, 31, 63]
+
+
+def test_lessons_name_each_technique_with_its_measurement(result):
+    lines = recorded.lessons(result, recorded.load("h200_roofline"))
+    assert [line.split(" (")[0] for line in lines] == [
+        "- Plain float4 loads", "- cp.async", "- The bulk copy",
+        "- More stages: only when Little's law says the bytes in flight are short. One stage "
+        "already has 2.1x what the copy rate needs; 4 stages take 1.20x the copy time against 1.13x.",
+        "- A producer warp: when issuing the copies costs the compute warps time, which one bulk "
+        "copy per tile does not. warp_specialized ties bulk at every K."]
+    assert "K = 3, 5, 9 by 1.05-1.06x" in lines[0]
+    assert "At K = 31, 63 it beats the control by 1.07-1.11x; at K = 1, 17 the two tie." in lines[2]
+
+
+def test_the_two_one_output_kernels_at_many_taps():
+    got = recorded.one_output_kernels(recorded.ncu_summary("h200_ncu_2e26_k31"))
+    assert 1.05 < got["instructions"] < 1.1 and 1.1 < got["wavefronts"] < 1.15
+    assert got["sm_a"] > 85 and got["sm_b"] > 85
+
+
+def test_verdict_summary_gives_the_answers_numbers():
+    said = recorded.verdict_summary(recorded.load("h200_roofline"), N)
+    assert said == {"sync_ks": "3, 5 and 9", "sync_range": "1.05-1.06x", "tie_ks": "1 and 17",
+                    "async_ks": "31 and 63", "first_async_k": "31", "async_k31": "1.11x",
+                    "async_k63": "1.07x"}
+
+
+def test_live_note_says_whether_a_live_sweep_agrees_with_the_recording(result):
+    assert recorded.live_note(result, result).startswith("On NVIDIA H200 the sentences above hold")
+    slow = copy.deepcopy(result)
+    for r in slow["rows"]:
+        if r["name"] == "vec4" and r["n"] == N and r["k"] == K:
+            r["median_us"] = r["q1_us"] = r["q3_us"] = 10 * r["median_us"]
+    slow["provenance"]["device"] = "Tesla T4"
+    said = recorded.live_note(slow, result)
+    assert said == ("On Tesla T4 this differs from the H200 sentences above: vec4 is at least as "
+                    "close to the copy as every asynchronous kernel: no here, yes on the H200.")

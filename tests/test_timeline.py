@@ -177,3 +177,60 @@ def test_the_command_line_writes_the_measurement_first(tmp_path, monkeypatch):
         timeline.main(["--out", str(out)])
     assert json.loads(out.read_text())["provenance"]["command"].endswith(str(out))
     assert [p.name for p in tmp_path.iterdir()] == ["t.json"]
+
+
+# --- notebook 02's glued numbers and its statements checked on a live run ----------------------
+
+def _h200():
+    from kernels.measure import recorded
+    return recorded.load("h200_timelines")
+
+
+def test_the_page_numbers_of_the_h200_recording():
+    h200 = _h200()
+    assert timeline.recording_numbers(h200) == {"rec_device": "NVIDIA H200", "rec_date": "2026-11-29",
+                                                "rec_sms": "132", "rec_l2": "60 MiB"}
+    assert timeline.model_numbers() == {"model_sync": "650", "model_async": "550", "model_saved": "100",
+                                        "model_less": "15.4%", "model_speedup": "1.18x"}
+    taps = timeline.taps_numbers(h200)
+    # thread 0 loads cells 0 and 256 of the 260-cell buffer: two loads in its tile load, one tap
+    assert timeline.THREAD0_TILE_LOADS == 2
+    assert (taps["tile_sync"], taps["tile_per_load"], taps["taps_sync"]) == ("848", "424", "480")
+    assert taps["taps_over_load"] == "1.1" and taps["taps_over_puzzle"] == "4.8"
+    saving = timeline.saving_numbers(h200)
+    assert (saving["block_sync"], saving["block_async"], saving["block_less"]) == ("1,744", "1,452", "17%")
+    assert saving["kernel_less_seed"] == "19%" and saving["kernel_less_large"] == "13%"
+    occ = timeline.occupancy_numbers(h200)
+    assert (occ["occ_seed_sync"], occ["occ_seed_async"], occ["occ_large_resident"]) == ("864", "736", "8")
+    assert timeline.overhead_numbers(h200) == {"cost_low": "11%", "cost_high": "26%"}
+    for numbers in (taps, saving, occ):
+        assert all(isinstance(v, str) and v for v in numbers.values())
+
+
+def test_the_taps_load_is_compared_request_for_request():
+    cycles = {"tile load": 800.0, "taps load": 400.0, "wait": 60.0, "barrier": 1.0, "compute": 1.0}
+    lesson = timeline.taps_lesson({"cycles": {"tiled_sync": cycles, "async_halo": cycles}})
+    assert lesson["tile_per_load"] == 400.0 and lesson["taps_over_load"] == 1.0
+
+
+def test_every_statement_of_the_text_holds_in_the_recording_it_describes():
+    h200 = _h200()
+    claims = timeline.text_claims(h200)
+    assert len(claims) >= 8 and all(c["holds"] for c in claims), [c for c in claims if not c["holds"]]
+    assert timeline.against_the_text(h200, h200).startswith("These are the numbers of the recording")
+
+
+def test_a_live_run_that_contradicts_the_text_is_told_so():
+    import copy
+    h200 = _h200()
+    same = copy.deepcopy(h200)
+    same["provenance"] = {**h200["provenance"], "device": "NVIDIA A100-SXM4-80GB", "compute_capability": 80}
+    assert timeline.against_the_text(same, h200) == ("On your NVIDIA A100-SXM4-80GB, every statement "
+                                                      "the text makes from the NVIDIA H200 holds.")
+    t4 = copy.deepcopy(h200)            # a T4-like run: async_halo's block the longer one
+    t4["provenance"] = {**h200["provenance"], "device": "Tesla T4", "compute_capability": 75}
+    t4["traces"]["tiled_sync"], t4["traces"]["async_halo"] = h200["traces"]["async_halo"], h200["traces"]["tiled_sync"]
+    said = timeline.against_the_text(t4, h200)
+    assert said.startswith("On your Tesla T4, 4 of the 10 statements")
+    assert "- the text says at N = 16384 async_halo's block is the shorter; here: 864 ns against 736 ns" in said
+    assert said.endswith("async_halo has no asynchrony to show here.)")

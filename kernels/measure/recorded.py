@@ -12,8 +12,8 @@ section "the roofline across K" below reads it, with noise-aware comparisons: :f
 :func:`variants_expected` says which variants a recording must hold (those the registry had
 when it was made).
 
-The rest answers the questions notebook 04 asks of a recording (which variant comes closest to
-the copy, which of two is faster, whether more stages helped), so that what the book says is
+The rest answers the questions notebooks 04 and 05 ask of a recording (which variant comes closest
+to the copy, which of two is faster, whether more stages helped), so that what the book says is
 computed from the numbers, and tested, instead of decided in a notebook cell.
 """
 
@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import layout, variants as V
 from ..files import read_json
+from ..geometry import valid_tile
 from ..tables import Table
 from ..validate import (choice, flag, integer, listed, number, record, rows as valid_rows,
                         sequence, text)
@@ -98,7 +99,7 @@ def best_by_schedule(result: dict) -> dict:
     return best
 
 
-# --- what notebook 04 reads from a recording ------------------------------------------------
+# --- what notebooks 04 and 05 read from a recording -------------------------------------------
 
 def rows_at(result: dict, n: int = 2**26, k: int = 5) -> dict[str, dict]:
     """The sweep's rows at ``n`` outputs and ``k`` taps, by name (a variant, a peer or "copy"),
@@ -508,10 +509,14 @@ def roofline_table(rec: dict, n: int = 2**26) -> Table:
 
 
 def control_reading(profile: dict, control: str = "staged_sync",
-                    asynchronous=("pipelined", "bulk")) -> list[str]:
+                    asynchronous=("pipelined", "bulk"), rec: dict | None = None,
+                    n: int = 2**26, k: int = 31) -> list[str]:
     """What a recorded Nsight Compute profile (:func:`ncu_summary`, e.g. the roofline's at
     K = 31) says of the synchronous ``control`` against the ``asynchronous`` variants, one line
-    each: the same work, different stalls on global loads, and the warp slots in use."""
+    each: the same work, different stalls on global loads (per output, :func:`stall_per_output`,
+    since the kernels execute different numbers of instructions), and the warp slots in use
+    beside what the registers allow (:func:`occupancy`, from the roofline recording ``rec`` at
+    ``n`` and ``k``; without ``rec``, the line gives the measured slots only)."""
     control = V.get(control).name
     asynchronous = tuple(V.get(v).name for v in sequence("asynchronous", asynchronous,
                                                           "variant names"))
@@ -523,22 +528,186 @@ def control_reading(profile: dict, control: str = "staged_sync",
     def m(variant, metric):
         return profile[V.get(variant).kernel][metric]
     inst, smem = "smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
-    stall = "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
     dram = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
     active = "sm__warps_active.avg.pct_of_peak_sustained_active"
     names = (control, *asynchronous)
+    stalls = stall_per_output(profile, names, n)
 
     def each(metric, fmt):
         return ", ".join(f"{v} {fmt(m(v, metric))}" for v in names)
-    return [
+    lines = [
         f"- About the same work: instructions executed {each(inst, lambda x: f'{x / 1e6:.0f}M')}; "
         f"shared-memory wavefronts {each(smem, lambda x: f'{x / 1e6:.1f}M')}.",
-        f"- Different waits: cycles stalled waiting for L1TEX (global-memory) results, per "
-        f"issued instruction (long scoreboard) {each(stall, lambda x: f'{x:.1f}')}; DRAM at {each(dram, lambda x: f'{x:.0f}%')} "
-        "of its peak.",
-        f"- Warp slots in use: {each(active, lambda x: f'{x:.0f}%')} of what an SM can hold "
-        "(the window and the taps held in registers are the likely limit; the profile does not "
-        "record registers).",
+        "- Different waits: warp-cycles stalled on global-memory results (long scoreboard) per "
+        "output, " + ", ".join(f"{v} {stalls[v]:.1f}" for v in names) + "; DRAM at "
+        f"{each(dram, lambda x: f'{x:.0f}%')} of its peak."]
+    if rec is None:
+        lines.append(f"- Warp slots in use: {each(active, lambda x: f'{x:.0f}%')} of what an SM "
+                     "can hold.")
+    else:
+        occ = occupancy(rec, n, k, names)
+        lines.append(
+            "- Warp slots in use: " + ", ".join(
+                f"{v} {m(v, active):.0f}% (registers allow {100 * occ[v]['warp_share']:.0f}%: "
+                f"{occ[v]['regs']} registers per thread, {occ[v]['blocks_per_sm']} blocks per SM)"
+                for v in names) + ".")
+    return lines
+
+
+# A warp scheduler issues at most one instruction per cycle, so a kernel's issue-active cycles
+# are about its instructions executed: the per-issue stall ratio times the instructions is the
+# warp-cycles stalled, a total that compares kernels that execute different instruction counts.
+LONG_SCOREBOARD = "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
+
+
+def stall_per_output(profile: dict, variants, n: int = 2**26,
+                     metric: str = LONG_SCOREBOARD) -> dict[str, float]:
+    """Warp-cycles stalled per output, by variant: ``metric`` (stalled warps per issue-active
+    cycle) times the instructions executed (about the issue-active cycles) over ``n`` outputs."""
+    _profile("profile", profile, ())
+    n = integer("n", n, 1)
+    out = {}
+    for v in sequence("variants", variants, "variant names"):
+        m = record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
+                   (metric, "smsp__inst_executed.sum"))
+        out[V.get(v).name] = m[metric] * m["smsp__inst_executed.sum"] / n
+    return out
+
+
+# Resident warps an SM can hold: 64 from sm_80 on (sm_75: 32), CUDA C++ Programming Guide,
+# "Technical Specifications per Compute Capability".
+MAX_WARPS_PER_SM = 64
+
+
+def occupancy(rec: dict, n: int, k: int, variants) -> dict[str, dict]:
+    """From a roofline recording's rows at (n, K): each variant's registers per thread, blocks
+    per SM (as CuPy reported them for its tuned configuration), warps per block (a producer
+    warp counted) and the share of an SM's warp slots those blocks fill."""
+    at = rows_at(_roofline(rec), integer("n", n, 1), integer("k (taps)", k, 1))
+    out = {}
+    for v in sequence("variants", variants, "variant names"):
+        v = V.get(v).name
+        if v not in at:
+            raise ValueError(f"the recording has no {v} row at n = {n} with {k} taps")
+        c = record(f"the {v} row's config", at[v]["config"], ("threads", "regs", "blocks_per_sm"))
+        warps = -(-c["threads"] // 32) + (1 if V.get(v).producer_warp else 0)
+        out[v] = {"regs": c["regs"], "blocks_per_sm": c["blocks_per_sm"], "warps_per_block": warps,
+                  "warp_share": c["blocks_per_sm"] * warps / MAX_WARPS_PER_SM}
+    return out
+
+
+def one_output_kernels(profile: dict, a: str = "async_halo", b: str = "tiled_sync") -> dict:
+    """Two one-output-per-thread kernels in a profile: ``a``'s instructions and shared-memory
+    wavefronts over ``b``'s, and each one's SM throughput (% of peak)."""
+    _profile("profile", profile, ())
+    ma, mb = (record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
+                     ("smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+                      "sm__throughput.avg.pct_of_peak_sustained_elapsed")) for v in (a, b))
+    sm = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
+    return {"instructions": ma["smsp__inst_executed.sum"] / mb["smsp__inst_executed.sum"],
+            "wavefronts": (ma["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"]
+                           / mb["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"]),
+            "sm_a": ma[sm], "sm_b": mb[sm]}
+
+
+# HBM3e peak of the H200: 4.8 TB/s (NVIDIA H200 Tensor Core GPU datasheet,
+# nvidia.com/en-us/data-center/h200/).
+H200_HBM_TBPS = 4.8
+
+
+def copy_share_of_peak(result: dict, n: int = 2**26, k: int = 5,
+                       peak_tbps: float = H200_HBM_TBPS) -> float:
+    """The recorded copy's rate at (n, K) (GB/s, reading and writing) over a datasheet peak."""
+    copy = record("the copy row", rows_at(result, n, k).get("copy"), ("gbps",))
+    return copy["gbps"] / 1e3 / number("peak_tbps", peak_tbps, lo=0)
+
+
+def bytes_in_flight(row: dict, multiprocessors: int) -> float:
+    """Bytes of input one SM has requested but not yet consumed while its blocks wait for a
+    tile, for persistent blocks (all resident at once): blocks per SM x stages (the tile waited
+    for and the ``stages - 1`` requested after it) x bytes per tile buffer (``layout.span``
+    floats: the tile and its halos in whole 16-byte chunks)."""
+    record("row", row, ("config", "k"))
+    c = record("row['config']", row["config"], ("grid", "stages", "tile"))
+    multiprocessors = integer("multiprocessors", multiprocessors, 1)
+    integer("row['k']", row["k"], 1), integer("row['config']['grid']", c["grid"], 1)
+    integer("row['config']['stages']", c["stages"], 1), valid_tile(c["tile"])
+    if not c.get("persistent", True):
+        raise ValueError("bytes_in_flight needs persistent blocks: with one block per tile, how "
+                         "many are resident depends on occupancy, not on the grid")
+    blocks_per_sm = c["grid"] / multiprocessors
+    return blocks_per_sm * c["stages"] * layout.span(c["tile"], row["k"]) * 4
+
+
+def littles_law(result: dict, latency_us: float = 1.0) -> dict:
+    """Little's law for the stage sweep: the bytes one SM must have in flight to sustain the
+    copy's rate across ``latency_us`` (an assumed DRAM latency under load, not measured here),
+    beside what persistent blocks have in flight at each stage count
+    (:func:`bytes_in_flight`)."""
+    record("result", result, ("provenance", "stage_sweep"))
+    sms = integer("multiprocessors", result["provenance"]["multiprocessors"], 1)
+    sweep = stage_sweep(result)
+    copy = rows_at(result, sweep[0]["n"], sweep[0]["k"])["copy"]
+    needed = copy["gbps"] * 1e9 * number("latency_us", latency_us, lo=0) * 1e-6 / sms
+    return {"needed": needed, "copy_gbps": copy["gbps"],
+            "in_flight": {r["config"]["stages"]: bytes_in_flight(r, sms) for r in sweep},
+            "ratio": {r["config"]["stages"]: r["ratio"] for r in sweep}}
+
+
+def verdicts(rec: dict, n: int = 2**26, matched: bool = False) -> dict[int, Verdict]:
+    """:func:`async_vs_sync` at every K the control was measured at, fewest taps first."""
+    taps = sorted({r["k"] for r in _roofline(rec)["rows"] if r["name"] == "staged_sync"
+                   and r["n"] == n})
+    return {k: async_vs_sync(rec, n, k, matched=matched) for k in taps}
+
+
+def matched_agrees(rec: dict, n: int = 2**26) -> bool:
+    """Whether, at every K, the matched comparison (the control's own configuration) and the
+    tuned one name the same winner with the same speedup (to 0.5%)."""
+    a, b = verdicts(rec, n, matched=True), verdicts(rec, n)
+    return all(a[k].winner == b[k].winner and abs(a[k].speedup - b[k].speedup) < 0.005 for k in a)
+
+
+def lessons(result: dict, rec: dict, n: int = 2**26) -> list[str]:
+    """What to reach for, and the recordings' evidence for it, one line per technique: plain
+    float4 loads, cp.async, the bulk copy, more stages, a producer warp."""
+    at5 = rows_at(result, n, 5)
+    v = verdicts(rec, n)
+    sweep = stage_sweep(result)
+    law = littles_law(result)
+    few = [k for k in v if v[k].winner == "sync"]
+    many = [k for k in v if v[k].winner == "async"]
+    ties = [k for k in v if v[k].winner == "tie"]
+    rows = {k: rows_at(rec, n, k) for k in v}
+    ws_ties = all(tie(rows[k]["warp_specialized"], rows[k]["bulk"]) for k in v
+                  if "warp_specialized" in rows[k] and "bulk" in rows[k])
+
+    pipe_ties = [k for k in many if "pipelined" in rows[k]
+                 and tie(rows[k]["pipelined"], rows[k]["bulk"])]
+
+    def ks(taps):
+        return ", ".join(map(str, taps)) or "none"
+
+    def spread(taps):
+        lo, hi = min(v[k].speedup for k in taps), max(v[k].speedup for k in taps)
+        return f"{lo:.2f}x" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}x"
+    return [
+        f"- Plain float4 loads (vec4): first, whenever the copy is the bound. At K = 5 they take "
+        f"{at5['vec4']['ratio']:.2f}x the copy time; staging the same chunks synchronously "
+        f"(staged_sync) beats every asynchronous kernel at K = {ks(few)} by {spread(few)}."
+        if few else "- Plain float4 loads (vec4): first, whenever the copy is the bound.",
+        f"- cp.async (pipelined, sm_80 or newer): with many taps, like the bulk copy. At "
+        f"K = {ks(pipe_ties)} it ties bulk; at K = 5 it takes {at5['pipelined']['ratio']:.2f}x "
+        "the copy time. On a T4 it compiles to plain loads.",
+        f"- The bulk copy (bulk, sm_90): with many taps. At K = {ks(many)} it beats the control by "
+        f"{spread(many)}" + (f"; at K = {ks(ties)} the two tie." if ties else "."),
+        f"- More stages: only when Little's law says the bytes in flight are short. One stage "
+        f"already has {law['in_flight'][sweep[0]['config']['stages']] / law['needed']:.1f}x what "
+        f"the copy rate needs; {sweep[-1]['config']['stages']} stages take "
+        f"{sweep[-1]['ratio']:.2f}x the copy time against {sweep[0]['ratio']:.2f}x.",
+        "- A producer warp: when issuing the copies costs the compute warps time, which one bulk "
+        "copy per tile does not. warp_specialized " + ("ties bulk at every K." if ws_ties
+                                                      else "does not tie bulk at every K."),
     ]
 
 
@@ -603,3 +772,56 @@ def ncu_table(profile: dict) -> Table:
                   for metric, label, fmt in NCU_TABLE],
                  widths=[16] + [max(9, len(name) + 1) for name in names],
                  align="<" + ">" * len(names), sep="")
+
+
+# --- notebooks 04 and 05: numbers and checks for their sentences ------------------------------
+
+def verdict_summary(rec: dict, n: int = 2**26) -> dict[str, str]:
+    """The roofline answer's numbers, as text for the page: the K where the synchronous control
+    wins (``sync_ks``) and by how much (``sync_range``), where they tie (``tie_ks``), where the
+    asynchronous kernels win (``async_ks``, ``first_async_k``) and by how much at each
+    (``async_kK``)."""
+    v = verdicts(rec, n)
+
+    def ks(which):
+        return [k for k in v if v[k].winner == which]
+
+    def spread(taps):
+        if not taps:
+            return "none"
+        lo, hi = min(v[k].speedup for k in taps), max(v[k].speedup for k in taps)
+        return f"{lo:.2f}x" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}x"
+    def named(taps):   # "3, 5 and 9": a comma-separated list would read as a tuple on the page
+        return listed([str(k) for k in taps]) if taps else "none"
+    out = {"sync_ks": named(ks("sync")), "sync_range": spread(ks("sync")),
+           "tie_ks": named(ks("tie")), "async_ks": named(ks("async")),
+           "first_async_k": str(min(ks("async"))) if ks("async") else "none"}
+    for k in ks("async"):
+        out[f"async_k{k}"] = f"{v[k].speedup:.2f}x"
+    return out
+
+
+def live_note(live: dict, result: dict, n: int = 2**26, k: int = 5) -> str:
+    """Whether a live sweep agrees with what notebook 04's sentences say of the recording at
+    (n, K): plain float4 loads (vec4) at least as close to the copy as every asynchronous
+    variant, and naive loads faster than both tiled kernels. One sentence naming what differs."""
+    def claims(rows):
+        asyn = [v for v in V.names(asynchronous=True, correct=True) if v in rows]
+        out = {}
+        if "vec4" in rows and asyn:
+            out["vec4 is at least as close to the copy as every asynchronous kernel"] = all(
+                rows["vec4"]["median_us"] <= rows[v]["median_us"] or tie(
+                    _timed("vec4", rows["vec4"]), _timed(v, rows[v])) for v in asyn)
+        if {"naive", "tiled_sync", "async_halo"} <= set(rows):
+            out["naive is faster than tiled_sync and async_halo"] = (
+                faster(rows, "naive", "tiled_sync") and faster(rows, "naive", "async_halo"))
+        return out
+    mine, theirs = claims(rows_at(live, n, k)), claims(rows_at(result, n, k))
+    device = live.get("provenance", {}).get("device", "this GPU")
+    differ = [c for c in theirs if c in mine and mine[c] != theirs[c]]
+    if not differ:
+        return (f"On {device} the sentences above hold as on the H200 ("
+                + "; ".join(c for c in theirs if c in mine) + ").")
+    return (f"On {device} this differs from the H200 sentences above: "
+            + "; ".join(f"{c}: {'yes' if mine[c] else 'no'} here, "
+                        f"{'yes' if theirs[c] else 'no'} on the H200" for c in differ) + ".")

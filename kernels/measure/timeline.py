@@ -20,6 +20,9 @@ from ..reference import random_inputs
 from ..validate import (choice, integer, needs_gpu, number, optional, output_file, record,
                         rng_seed, rows as valid_rows, text)
 
+# Thread 0, whose clock the cycles per phase are, copies cells 0 and 256 of the 260-cell buffer
+# (Puzzle 28: tile 256 + 2 halos of 2, 256 threads): two 4-byte loads in its tile load, one tap.
+THREAD0_TILE_LOADS = len(range(0, layout.buf(256, 5), 256))
 PHASES = ("tile load", "taps load", "wait", "barrier", "compute")   # "taps load": the taps
 SEED_CYCLES = {"tile load": 500, "taps load": 100, "compute": 50}   # the puzzle's illustration
 # Measured phases: (name, from trace point, to trace point), points of layout.TRACE_POINTS
@@ -319,7 +322,10 @@ def sm_occupancy(records: np.ndarray) -> dict:
 def taps_lesson(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo") -> dict:
     """What the cycles per phase of ``data`` (a timeline measurement) say about the taps load
     (the phase "taps load"): what it took in each variant (``taps``); in ``sync``, over the
-    puzzle's illustrative cycles and over ``sync``'s tile load (``tile``); in ``asyn``, the
+    puzzle's illustrative cycles and over ``sync``'s tile load (``tile``), and over one of the
+    ``THREAD0_TILE_LOADS`` loads that thread 0 makes, one after the other, in that tile load
+    (``tile_per_load``, ``taps_over_load``: thread 0 loads one 4-byte tap, so this compares one
+    request with one request, not 20 bytes with two requests in sequence); in ``asyn``, the
     cycles to issue the copies (``issue``), the taps load (``async_taps``) and the wait left
     after it (``wait_left``); and ``sync``'s "wait", whose trace points have nothing between
     them, so that it measures the cost of a trace point (``empty_wait``)."""
@@ -329,9 +335,11 @@ def taps_lesson(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo") 
         record(f"data['cycles'][{v!r}]", data["cycles"][v], ("taps load",))
     c = data["cycles"]
     taps = c[sync]["taps load"]
+    per_load = c[sync]["tile load"] / THREAD0_TILE_LOADS
     return {"taps": {v: c[v]["taps load"] for v in c}, "tile": c[sync]["tile load"],
             "taps_over_puzzle": taps / SEED_CYCLES["taps load"],
             "taps_over_tile": taps / c[sync]["tile load"],
+            "tile_per_load": per_load, "taps_over_load": taps / per_load,
             "issue": c[asyn]["tile load"], "async_taps": c[asyn]["taps load"],
             "wait_left": c[asyn]["wait"], "empty_wait": c[sync]["wait"]}
 
@@ -434,6 +442,172 @@ def records(data: dict, variant: str, which: str = "seed") -> np.ndarray:
         raise ValueError(f"data['traces'][{variant!r}][{which!r}] must hold integers from 0 to "
                          f"2**64 - 1 (trace words)") from None
     return rows.reshape(-1, layout.TRACE_WORDS)
+
+
+# --- the numbers notebook 02's sentences state (glued into its prose) -------------------------
+# Each function returns {glue name: formatted text}; a cell passes it to kernels.teach.page.glue
+# and the markdown names the values with {glue:text}`name`.
+
+def _cyc(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def recording_numbers(data: dict) -> dict[str, str]:
+    """Where the page's numbers come from: ``rec_device``, ``rec_date`` (YYYY-MM-DD),
+    ``rec_sms`` (its SMs) and ``rec_l2`` (its L2 cache, MiB)."""
+    p = record("data['provenance']", record("data", data, ("provenance",))["provenance"],
+               ("device", "date", "multiprocessors", "l2_bytes"))
+    return {"rec_device": text("device", p["device"]), "rec_date": text("date", p["date"])[:10],
+            "rec_sms": str(int(p["multiprocessors"])), "rec_l2": f"{p['l2_bytes'] / 2**20:.0f} MiB"}
+
+
+def model_numbers(**params) -> dict[str, str]:
+    """The model's totals (``model_totals(**params)``): ``model_sync``, ``model_async``,
+    ``model_saved`` (cycles), ``model_less`` (less time, 0.1%), ``model_speedup``."""
+    t = model_totals(**params)
+    return {"model_sync": _cyc(t["sync"]), "model_async": _cyc(t["async"]),
+            "model_saved": _cyc(t["saved"]), "model_less": f"{100 * t['less_time']:.1f}%",
+            "model_speedup": f"{t['speedup']:.2f}x"}
+
+
+def taps_numbers(data: dict) -> dict[str, str]:
+    """``taps_lesson(data)`` for the page: tiled_sync's tile load (``tile_sync``), one of its
+    loads (``tile_per_load``), its taps load (``taps_sync``) over one tile load
+    (``taps_over_load``) and over the puzzle's 100 cycles (``taps_over_puzzle``); the taps load's
+    range over the variants (``taps_range``); async_halo's issue, taps and wait left
+    (``issue_cycles``, ``async_taps``, ``wait_left``); one trace point (``empty_wait``)."""
+    t = taps_lesson(data)
+    taps = sorted(t["taps"].values())
+    return {"tile_sync": _cyc(t["tile"]), "tile_per_load": _cyc(t["tile_per_load"]),
+            "taps_sync": _cyc(t["taps"]["tiled_sync"]), "taps_over_load": f"{t['taps_over_load']:.1f}",
+            "taps_over_puzzle": f"{t['taps_over_puzzle']:.1f}",
+            "taps_range": f"{_cyc(taps[0])}–{_cyc(taps[-1])}",
+            "issue_cycles": _cyc(t["issue"]), "async_taps": _cyc(t["async_taps"]),
+            "wait_left": _cyc(t["wait_left"]), "empty_wait": _cyc(t["empty_wait"])}
+
+
+def saving_numbers(data: dict) -> dict[str, str]:
+    """``overlap_saving(data)`` and the model with ``measured_preset(data)`` for the page: cycles
+    per block (``block_sync``, ``block_async``), the fraction fewer (``block_less``) and of the
+    taps load hidden (``taps_hidden``); less kernel-only time at 2^14 and 2^24
+    (``kernel_less_seed``, ``kernel_less_large``) and tiled_sync's time at 2^14
+    (``kernel_us_seed``); the model's sync, async and less time (``model_meas_sync``,
+    ``model_meas_async``, ``model_meas_less``)."""
+    s = overlap_saving(data)
+    m = model_totals(**measured_preset(data))
+    small, large = min(s["kernel_less"]), max(s["kernel_less"])
+    return {"block_sync": _cyc(s["block_cycles"]["tiled_sync"]),
+            "block_async": _cyc(s["block_cycles"]["async_halo"]),
+            "block_less": _pct(s["block_less"]), "taps_hidden": _pct(s["taps_hidden"]),
+            "kernel_less_seed": _pct(s["kernel_less"][small]),
+            "kernel_less_large": _pct(s["kernel_less"][large]),
+            "kernel_us_seed": f"{s['kernel_us'][small]:.1f}",
+            "model_meas_sync": _cyc(m["sync"]), "model_meas_async": _cyc(m["async"]),
+            "model_meas_less": _pct(m["less_time"])}
+
+
+def _occupancies(data: dict) -> dict:
+    return {which: {v: sm_occupancy(records(data, v, which)) for v in ("tiled_sync", "async_halo")}
+            for which in ("seed", "large")}
+
+
+def occupancy_numbers(data: dict) -> dict[str, str]:
+    """``sm_occupancy`` of tiled_sync and async_halo for the page: one block's ns at 2^14
+    (``occ_seed_sync``, ``occ_seed_async``) and tiled_sync over async_halo there
+    (``occ_async_gain``); at 2^24 the most blocks at once (``occ_large_resident``), a
+    tiled_sync block's ns (``occ_large_sync``), ns per block of an SM (``occ_large_per_sync``,
+    ``occ_large_per_async``), and tiled_sync's blocks overlapped (``occ_overlapped``)."""
+    o = _occupancies(data)
+    seed, large = o["seed"], o["large"]
+    return {"occ_seed_sync": _cyc(seed["tiled_sync"]["block_ns"]),
+            "occ_seed_async": _cyc(seed["async_halo"]["block_ns"]),
+            "occ_async_gain": f"{seed['tiled_sync']['block_ns'] / seed['async_halo']['block_ns']:.2f}x",
+            "occ_large_resident": str(max(large[v]["resident"] for v in large)),
+            "occ_large_sync": _cyc(large["tiled_sync"]["block_ns"]),
+            "occ_large_per_sync": _cyc(large["tiled_sync"]["ns_per_block"]),
+            "occ_large_per_async": _cyc(large["async_halo"]["ns_per_block"]),
+            "occ_overlapped": f"{large['tiled_sync']['block_ns'] / large['tiled_sync']['ns_per_block']:.1f}"}
+
+
+def overhead_numbers(data: dict) -> dict[str, str]:
+    """The traced builds' overhead over the plain ones, least and most (``cost_low``,
+    ``cost_high``)."""
+    rows = valid_rows("data['overhead']", _measurement("data", data, ("overhead",))["overhead"],
+                      ("overhead",))
+    costs = sorted(r["overhead"] for r in rows)
+    return {"cost_low": _pct(costs[0]), "cost_high": _pct(costs[-1])}
+
+
+def text_claims(data: dict) -> list[dict]:
+    """The statements notebook 02's text makes from the H200 recording, checked on ``data``
+    (a timeline measurement): each ``{"says": the statement, "holds": bool, "numbers": what
+    ``data`` shows}``."""
+    t, s, o = taps_lesson(data), overlap_saving(data), _occupancies(data)
+    seed, large = o["seed"], o["large"]
+    m = model_totals(**measured_preset(data))
+    resident = max(sm_occupancy(records(data, v))["resident"] for v in TIMELINE_VARIANTS)
+    overlapped = large["tiled_sync"]["block_ns"] / large["tiled_sync"]["ns_per_block"]
+    gain = seed["tiled_sync"]["block_ns"] / seed["async_halo"]["block_ns"]
+    kernel = ", ".join(f"{_pct(f)} at N = 2^{n.bit_length() - 1}" for n, f in s["kernel_less"].items())
+    return [
+        {"says": "at N = 16384 each SM runs one block", "holds": resident == 1,
+         "numbers": f"up to {resident} block{'s' if resident > 1 else ''} at once on an SM"},
+        {"says": "tiled_sync's taps load takes several times the puzzle's 100 cycles",
+         "holds": t["taps_over_puzzle"] >= 2, "numbers": f"{_cyc(t['taps']['tiled_sync'])} cycles"},
+        {"says": "the taps load takes about as long as one of thread 0's tile loads",
+         "holds": 0.5 <= t["taps_over_load"] <= 2,
+         "numbers": f"{_cyc(t['taps']['tiled_sync'])} against {_cyc(t['tile_per_load'])} cycles"},
+        {"says": "async_halo's block takes fewer cycles than tiled_sync's", "holds": s["block_less"] > 0,
+         "numbers": f"{_cyc(s['block_cycles']['async_halo'])} against "
+                    f"{_cyc(s['block_cycles']['tiled_sync'])} cycles"},
+        {"says": "that saving is most of tiled_sync's taps load", "holds": s["taps_hidden"] > 0.5,
+         "numbers": f"{_pct(s['taps_hidden'])} of it"},
+        {"says": "at N = 16384 async_halo's block is the shorter",
+         "holds": seed["async_halo"]["block_ns"] < seed["tiled_sync"]["block_ns"],
+         "numbers": f"{_cyc(seed['async_halo']['block_ns'])} ns against "
+                    f"{_cyc(seed['tiled_sync']['block_ns'])} ns"},
+        {"says": "async_halo takes less kernel-only time than tiled_sync at both sizes",
+         "holds": all(f > 0 for f in s["kernel_less"].values()), "numbers": f"less time: {kernel}"},
+        {"says": "at N = 2^24 async_halo's SMs take less time per block than tiled_sync's",
+         "holds": large["async_halo"]["ns_per_block"] < large["tiled_sync"]["ns_per_block"],
+         "numbers": f"{_cyc(large['async_halo']['ns_per_block'])} against "
+                    f"{_cyc(large['tiled_sync']['ns_per_block'])} ns"},
+        {"says": "occupancy hides more than asynchrony", "holds": overlapped > gain,
+         "numbers": f"{overlapped:.1f} blocks overlapped against a {gain:.2f}x shorter block"},
+        {"says": "the model with the measured phases promises the async block more than it gets",
+         "holds": m["less_time"] > s["block_less"],
+         "numbers": f"{_pct(m['less_time'])} promised, {_pct(s['block_less'])} measured"},
+    ]
+
+
+def against_the_text(data: dict, described: dict) -> str:
+    """A few lines for the reader: which of ``text_claims`` that hold in ``described`` (the
+    recording the text was written from) ``data`` contradicts, with ``data``'s numbers; on a GPU
+    below sm_80 also why (its asynchronous copies are synchronous)."""
+    record("data", data, ("provenance",)), record("described", described, ("provenance",))
+    if data["provenance"] == described["provenance"]:
+        return (f"These are the numbers of the recording the text describes "
+                f"({described['provenance']['device']}): every statement above is about them.")
+    here, there = text_claims(data), text_claims(described)
+    device = data["provenance"].get("device", "this GPU")
+    wrong = [h for h, d in zip(here, there) if d["holds"] and not h["holds"]]
+    lines = []
+    if not wrong:
+        lines.append(f"On your {device}, every statement the text makes from the "
+                     f"{described['provenance']['device']} holds.")
+    else:
+        lines.append(f"On your {device}, {len(wrong)} of the {len(here)} statements the text makes "
+                     f"from the {described['provenance']['device']} do not hold:")
+        lines += [f"- the text says {h['says']}; here: {h['numbers']}" for h in wrong]
+    cc = data["provenance"].get("compute_capability")
+    if isinstance(cc, int) and cc < 80:
+        lines.append(f"(sm_{cc}: below sm_80 the asynchronous copy is a plain synchronous one, so "
+                     "async_halo has no asynchrony to show here.)")
+    return "\n".join(lines)
 
 
 def main(argv=None) -> None:

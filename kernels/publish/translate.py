@@ -14,7 +14,8 @@ Korean, both as lists of lines. A cell whose English changed has no entry for it
 ``sync`` adds one with ``"ko": null`` (keeping the old translation under ``"previous"`` when the
 cell's id had one), writes the English text into the Korean notebook meanwhile, and names the
 cell; a translator fills in ``"ko"`` and runs ``sync`` again. ``sync`` also writes
-``ko/_toc.yml``: the English table of contents, with the glossary (``book/glossary``) last.
+``ko/_toc.yml``: the English table of contents, which lists the glossary (``book/glossary``)
+like any page; where it does not, the glossary is appended last, once.
 
 ``sync`` never deletes a translation: one that no English cell uses any more (its cell was
 removed, or emptied) moves to the table's ``"orphans"`` (hash -> ``{"id", "en", "ko"}``), and
@@ -22,7 +23,9 @@ removed, or emptied) moves to the table's ``"orphans"`` (hash -> ``{"id", "en", 
 back with it. A translator deletes an orphan by hand once it is truly gone. ``check`` lists
 orphans as a problem. Every file is written atomically (:func:`kernels.files.atomic_write`).
 
-The Markdown pages are translated by hand, ``book/NAME.md`` into ``ko/book/NAME.md``; the
+The Markdown pages are translated by hand, ``book/NAME.md`` into ``ko/book/NAME.md``, the
+glossary too: ``ko/book/glossary.md`` translates ``book/glossary.md`` and adds the Korean edition's
+term table (which Korean word stands for which English term); the
 English text each translation was made from is kept in ``ko/translations/pages/NAME.md``, so
 that ``diff ko/translations/pages/NAME.md book/NAME.md`` shows what to bring over. After
 updating a translation, ``stamp`` records the English it now follows.
@@ -46,7 +49,7 @@ from ..validate import path as valid_path, record, sequence, text
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGE = "ko"
-GLOSSARY = "book/glossary"          # a page of the Korean edition only
+GLOSSARY = "book/glossary"          # the last page of both editions (the Korean one adds a term table)
 METADATA_KEY = "translation"        # notebook metadata that says where a Korean notebook comes from
 
 
@@ -245,9 +248,10 @@ def _toc(ed: Edition) -> str:
     import yaml
     toc = yaml.safe_load((ed.root / "_toc.yml").read_text(encoding="utf-8"))
     chapters = toc["parts"][-1]["chapters"] if "parts" in toc else toc["chapters"]
-    chapters.append({"file": GLOSSARY})
+    if not any(isinstance(c, dict) and c.get("file") == GLOSSARY for c in chapters):
+        chapters.append({"file": GLOSSARY})
     return ("# Written by `python -m kernels.publish.translate sync` from ../_toc.yml (do not edit): the same\n"
-            "# chapters, with the glossary (용어집) last. Build: jupyter-book build ko\n"
+            "# chapters, the glossary (용어집) among them. Build: jupyter-book build ko\n"
             + yaml.safe_dump(toc, sort_keys=False, allow_unicode=True))
 
 
@@ -328,7 +332,7 @@ def check(ed: Edition | None = None) -> list[str]:
         problems.append(f"{ed.rel(extra)} has no English notebook (run `python -m kernels.publish.translate sync`)")
     toc = ed.dir / "_toc.yml"
     if not toc.exists() or toc.read_text(encoding="utf-8") != _toc(ed):
-        problems.append(f"{ed.rel(toc)} is not the English table of contents plus the glossary "
+        problems.append(f"{ed.rel(toc)} is not the English table of contents (with the glossary) "
                         "(run `python -m kernels.publish.translate sync`)")
     problems += page_problems(ed)
     problems += orphans(ed)

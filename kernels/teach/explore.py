@@ -19,7 +19,7 @@ from .. import launch, variants as V
 from ..device import compute_capability, gpu_available, target_arch
 from ..geometry import launch_config
 from ..reference import error_bound, random_inputs, reference, wrong_outputs
-from ..validate import flag, sequence
+from ..validate import flag, integer, number, sequence
 
 N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)   # the emulation's: seconds at most
 N_CHOICES_GPU = N_CHOICES + (2**24, 2**26)   # x and y past any L2 cache: DRAM-bound
@@ -154,3 +154,76 @@ def compare(variants, n: int = 16384, tile: int = 256, k: int = 5, threads: int 
     variants = sequence("variants", variants, "variant names")
     return [run(v, n, tile, k, seed, threads=threads, arch=arch,
                 stages=stages if V.get(v).staged else None) for v in variants]
+
+
+@dataclass
+class OlderBuild:
+    """One variant built natively and for an older generation (``arch``), both timed on this GPU
+    beside a copy of the same bytes: notebook 03's "T4 code path" cell. ``runs`` is empty
+    without a GPU."""
+    variant: str
+    arch: int
+    runs: list            # [native Run, older-build Run], or [] in the emulation
+    device: str | None = None
+    compute_capability: int | None = None
+
+    def table(self):
+        from ..tables import Table
+        rows = [["native" if r.arch is None else f"compute_{r.arch}", f"{r.median_us:.1f}",
+                 f"{8 * r.n / r.median_us / 1e3:.0f}", f"{r.median_us / r.copy_us:.2f}", r.wrong,
+                 f"{r.max_error_over_bound:.2g}"] for r in self.runs]
+        r = self.runs[0]
+        return Table(f"{self.variant}, N = 2^{int(np.log2(r.n))}, tile {r.tile}, K = {r.k}: each "
+                     "build beside a copy of the same bytes",
+                     ["build", "kernel µs", "GB/s", "÷ copy", "wrong", "largest error / bound"], rows)
+
+    def sentence(self) -> str:
+        """What the two lines say on this machine (a sentence for the page)."""
+        if not self.runs:
+            return older_build_sentence(None, None, self.arch)
+        return older_build_sentence(self.runs[0].median_us, self.runs[1].median_us, self.arch,
+                                    self.compute_capability, self.device)
+
+
+def older_build_sentence(native_us: float | None, older_us: float | None, arch: int,
+                         cc: int | None = None, device: str | None = None) -> str:
+    """The sentence notebook 03 shows under its T4-code-path table: the older build's time against
+    the native one's, said so that it holds on any GPU (on a GPU of generation ``arch`` both
+    builds are the same code), or, without a GPU (``native_us`` None), that nothing was timed."""
+    arch = integer("arch", arch, 1, 200)
+    if native_us is None or older_us is None:
+        return (f"No GPU here: the compute_{arch} build compiles (the table above) but timing it "
+                "needs a GPU, and this chapter keeps no recording of it.")
+    native_us = number("native_us", native_us, 0.0, lo_open=True)
+    older_us = number("older_us", older_us, 0.0, lo_open=True)
+    ratio = older_us / native_us
+    where = f"On this {device or 'GPU'}" + (f" (sm_{cc})" if cc else "")
+    if cc is not None and cc <= arch:
+        return (f"{where} both lines run the same compute_{arch} code, so their gap "
+                f"({ratio:.2f}x) is noise, not the cost of synchronous copies.")
+    said = (f"{where} the compute_{arch} build took {older_us:.1f} µs against the native "
+            f"build's {native_us:.1f} µs, {ratio:.2f}x")
+    if ratio > 1.05:
+        return f"{said}: its synchronous copies cost this kernel {100 * (ratio - 1):.0f}% more time."
+    if ratio >= 0.95:
+        return (f"{said}: within 5%, so here the warps the SM switches between hide what the "
+                "synchronous copies cost.")
+    return (f"{said}: the older build is faster here, so the asynchronous copy buys this kernel "
+            "nothing on this GPU.")
+
+
+def older_build(variant: str = "async_halo", arch: int = 75, n: int = 2**24, tile: int = 256,
+                k: int = 5) -> OlderBuild:
+    """Run and time ``variant`` built natively and as ``compute_{arch}`` (on a GPU; both must be
+    correct), or, without a GPU, an :class:`OlderBuild` with no runs."""
+    arch = integer("arch", arch, 1, 200)
+    if not gpu_available():
+        V.get(variant)
+        return OlderBuild(variant, arch, [])
+    from ..device import device_info
+    runs = [run(variant, n=n, tile=tile, k=k, arch=a) for a in (None, arch)]
+    for r in runs:
+        if r.wrong:
+            raise AssertionError(f"{variant} built for {r.arch or 'this GPU'}: {r.wrong} outputs wrong")
+    info = device_info()
+    return OlderBuild(variant, arch, runs, info.get("device"), compute_capability())

@@ -14,21 +14,15 @@ from ..validate import text
 PREFIX = "application/papermill.record/"   # where myst-nb looks for a glued value
 
 
-class _Shown(str):
-    """A string whose text/plain form is itself (``repr`` would add quotes on the page)."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
 def glue(show: bool = True, **values: str) -> None:
     """Store each ``name=value`` (text, already formatted) for the page's ``{glue:text}`name```
     roles; with ``show`` print them once as ``name: value`` lines, so that a reader in Jupyter
     sees them beside the sentences that use them."""
     from IPython.display import display
     for name, value in values.items():
-        value = _Shown(text(name, value))
-        display({PREFIX + "text/plain": value}, raw=True,
+        # the text's repr, quotes and all: myst-nb reads it back with ast.literal_eval, which
+        # gives the text exactly (a bare "3, 5, 9" would come back as the tuple (3, 5, 9))
+        display({PREFIX + "text/plain": repr(text(name, value))}, raw=True,
                 metadata={"scrapbook": {"name": name, "mime_prefix": PREFIX}})
     if show:
         print("\n".join(f"{name}: {value}" for name, value in values.items()))

@@ -375,6 +375,7 @@ def plot_stage_sweep(result: dict, label: str = ""):
     ax.set_ylabel("GB/s")
     ax.set_xticks(stages)
     twin = ax.twinx()
+    from ..measure.recorded import bytes_in_flight
     line, = twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-",
                       color="#d1495b", label="KiB in flight per SM (right axis)")
     twin.set_ylabel("KiB requested per SM\n(while waiting)")
@@ -384,23 +385,6 @@ def plot_stage_sweep(result: dict, label: str = ""):
     ax.set_title(_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, tile "
                         f"{rows[0]['config']['tile']}. {label}"), loc="left")
     return fig
-
-
-def bytes_in_flight(row: dict, multiprocessors: int) -> float:
-    """Bytes of input one SM has requested but not yet consumed while its blocks wait for a
-    tile, for persistent blocks (all resident at once): blocks per SM x stages (the tile waited
-    for and the ``stages - 1`` requested after it) x bytes per tile buffer (``layout.span``
-    floats: the tile and its halos in whole 16-byte chunks)."""
-    record("row", row, ("config", "k"))
-    c = record("row['config']", row["config"], ("grid", "stages", "tile"))
-    multiprocessors = integer("multiprocessors", multiprocessors, 1)
-    integer("row['k']", row["k"], 1), integer("row['config']['grid']", c["grid"], 1)
-    integer("row['config']['stages']", c["stages"], 1), valid_tile(c["tile"])
-    if not c.get("persistent", True):
-        raise ValueError("bytes_in_flight needs persistent blocks: with one block per tile, how "
-                         "many are resident depends on occupancy, not on the grid")
-    blocks_per_sm = c["grid"] / multiprocessors
-    return blocks_per_sm * c["stages"] * layout.span(c["tile"], row["k"]) * 4
 
 
 @_on_page

@@ -1,0 +1,23 @@
+"""kernels.teach.page.glue: what it stores is what the page shows, whatever the text."""
+
+import pytest
+
+from kernels.teach import page
+
+
+@pytest.mark.parametrize("value", ["1.05x", "3, 5, 9", "135.9 µs", "'quoted'", "(1, 2)", "", "[x]"])
+def test_the_page_shows_the_text_exactly(value, monkeypatch, capsys):
+    from myst_nb.core.variables import format_plain_text
+    shown = []
+    monkeypatch.setattr("IPython.display.display",
+                        lambda data, raw, metadata: shown.append((data, metadata)))
+    page.glue(number=value)
+    [(data, metadata)] = shown
+    assert metadata == {"scrapbook": {"name": "number", "mime_prefix": page.PREFIX}}
+    assert format_plain_text(data[page.PREFIX + "text/plain"], "") == value
+    assert capsys.readouterr().out == f"number: {value}\n"
+
+
+def test_a_value_that_is_not_text_is_refused_by_name():
+    with pytest.raises(TypeError, match="ratio must be a string"):
+        page.glue(ratio=1.05)
