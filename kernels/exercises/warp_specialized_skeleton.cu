@@ -8,9 +8,7 @@
 //   empty[s]  every compute thread arrives once it has read buffer s; the phase completes when
 //             all have: the producer may refill it.
 // A block's i-th tile uses buffer s = i % CONV_STAGES in round r = i / CONV_STAGES. An mbarrier
-// counts its phases; a wait names the phase it waits for by its parity (r % 2 for full[s]: the
-// r-th fill). A fresh mbarrier counts as if the phase before its first had completed, with
-// parity 1: waiting for parity 1 on it returns at once.
+// counts its phases (0, 1, 2, ...); a wait names the phase it waits for by its parity, 0 or 1.
 // Everything but the three waits and arrivals of the hand-off is written; the helpers below
 // (mbar_wait, mbar_arrive, ...) are one PTX instruction each. Leave the PHASE(p) lines where
 // they are (the check's stress build waits there at random).

@@ -640,17 +640,20 @@ def bytes_in_flight(row: dict, multiprocessors: int) -> float:
 
 
 def littles_law(result: dict, latency_us: float = 1.0) -> dict:
-    """Little's law for the stage sweep: the bytes one SM must have in flight to sustain the
-    copy's rate across ``latency_us`` (an assumed DRAM latency under load, not measured here),
-    beside what persistent blocks have in flight at each stage count
-    (:func:`bytes_in_flight`)."""
+    """Little's law for the stage sweep: the bytes of input one SM must have requested to
+    sustain the copy's read rate (half its GB/s, which counts reads and writes) across
+    ``latency_us`` (an assumed DRAM latency under load, not measured here), beside the input
+    persistent blocks have in flight at each stage count (:func:`bytes_in_flight`), and the
+    latency up to which one stage's bytes suffice (``"enough_up_to_us"``)."""
     record("result", result, ("provenance", "stage_sweep"))
     sms = integer("multiprocessors", result["provenance"]["multiprocessors"], 1)
     sweep = stage_sweep(result)
     copy = rows_at(result, sweep[0]["n"], sweep[0]["k"])["copy"]
-    needed = copy["gbps"] * 1e9 * number("latency_us", latency_us, lo=0) * 1e-6 / sms
-    return {"needed": needed, "copy_gbps": copy["gbps"],
-            "in_flight": {r["config"]["stages"]: bytes_in_flight(r, sms) for r in sweep},
+    reads_per_sm = copy["gbps"] / 2 * 1e9 / sms    # bytes per second: x is half the traffic
+    needed = reads_per_sm * number("latency_us", latency_us, lo=0) * 1e-6
+    in_flight = {r["config"]["stages"]: bytes_in_flight(r, sms) for r in sweep}
+    return {"needed": needed, "copy_gbps": copy["gbps"], "in_flight": in_flight,
+            "enough_up_to_us": in_flight[min(in_flight)] / reads_per_sm * 1e6,
             "ratio": {r["config"]["stages"]: r["ratio"] for r in sweep}}
 
 
