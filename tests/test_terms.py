@@ -83,7 +83,7 @@ TERMS = [
     ("proxy fence", [r"proxy fences?", r"fence\.proxy\.async"], "04"),
     ("CUDA graph", [r"CUDA graphs", r"graph replays?"], "04"),
     ("interquartile range", [r"interquartile ranges", r"IQRs?"], "04"),
-    ("run-to-run drift", [r"run[- ]to[- ]run"], "04"),
+    ("run-to-run drift", [r"run[- ]to[- ]run (?:drift|differences?|spread)"], "04"),
     ("warp specialization", [r"warp[- ]speciali[sz](?:ation|ed)"], "05"),
     ("producer warp", [r"producer(?: warps?)?", r"consumer warps?"], "05"),
     ("full / empty barrier", [r"full (?:/ empty )?m?barriers?", r"empty m?barriers?"], "05"),

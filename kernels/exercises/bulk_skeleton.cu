@@ -15,7 +15,7 @@
 using block_barrier = cuda::barrier<cuda::thread_scope_block>;
 
 // Phase 1, for one tile: the bulk copy of every whole 16-byte chunk of the tile's span that lies
-// inside the vector (thread 0), and plain loads of the rest, which only the first and last tiles
+// inside the vector (thread 0), and plain loads of the rest, which only tiles at the vector's ends
 // have: zeros outside [0, n) and the last n % 4 floats (all threads). Completion arrives on bar.
 __device__ void issue_tile(float* buf, const float* __restrict__ x, int n, int tile,
                            block_barrier& bar)
