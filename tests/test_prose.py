@@ -176,6 +176,9 @@ def test_notebook_02_glues_every_number_it_names_and_quotes_the_puzzle_right():
     for name in ("recording", "model", "taps", "saving", "occupancy", "overhead"):
         if f"timeline.{name}_numbers(" in code:
             glued |= set(getattr(timeline, f"{name}_numbers")(*(() if name == "model" else (H200,))))
+    if "timeline.tuned_numbers(" in code:           # chapter 05's tuned kernels
+        from kernels.measure import recorded
+        glued |= set(timeline.tuned_numbers(recorded.load("h200_roofline")))
     glued |= set(re.findall(r"\b(\w+)=rows\[", code))
     assert used and used <= glued, used - glued
     for vague in ("the cell's output", "cell prints what", "the lines above say", "(the cell"):

@@ -200,6 +200,8 @@ def test_the_page_numbers_of_the_h200_recording():
     saving = timeline.saving_numbers(h200)
     assert (saving["block_sync"], saving["block_async"], saving["block_less"]) == ("1,744", "1,452", "17%")
     assert saving["kernel_less_seed"] == "19%" and saving["kernel_less_large"] == "13%"
+    # "1,744 − 1,452 = 292 cycles of the 480-cycle taps load": 61% of it
+    assert saving["block_saved"] == "292" and saving["taps_hidden"] == "61%"
     occ = timeline.occupancy_numbers(h200)
     assert (occ["occ_seed_sync"], occ["occ_seed_async"], occ["occ_large_resident"]) == ("864", "736", "8")
     assert timeline.overhead_numbers(h200) == {"cost_low": "11%", "cost_high": "26%"}
@@ -234,3 +236,47 @@ def test_a_live_run_that_contradicts_the_text_is_told_so():
     assert said.startswith("On your Tesla T4, 4 of the 10 statements")
     assert "- the text says at N = 16384 async_halo's block is the shorter; here: 864 ns against 736 ns" in said
     assert said.endswith("async_halo has no asynchrony to show here.)")
+
+
+def test_the_tuned_kernels_of_chapter_05_as_02_quotes_them():
+    """02: "tuned to tiles of 1024 (chapter 05), at N = 2^26 async_halo is never the faster"."""
+    from kernels.measure import recorded
+    roof = recorded.load("h200_roofline")
+    tuned = timeline.tuned_numbers(roof)
+    assert tuned["tuned_tile"] == "1024"
+    assert (tuned["tuned_sync_k5"], tuned["tuned_async_k5"]) == ("142.9", "145.4")
+    assert (tuned["tuned_sync_k1"], tuned["tuned_async_k1"]) == ("130.5", "134.3")
+    assert (tuned["tuned_sync_k9"], tuned["tuned_async_k9"]) == ("157.9", "162.8")
+    assert timeline.tuned_async_faster(roof) == []          # "never the faster" at 2^26
+    with pytest.raises(ValueError, match="no tuned"):
+        timeline.tuned_numbers({"rows": [{"name": "tiled_sync", "n": 2**26, "k": 5, "median_us": 1.0,
+                                          "config": {"tile": 1024}}]})
+
+
+def _with_seed_times(data, sync_us, async_us):
+    import copy
+    live = copy.deepcopy(data)
+    live["provenance"] = {**data["provenance"], "date": "a later run"}
+    for row in live["overhead"]:
+        if row["n"] == 16384 and row["variant"] in ("tiled_sync", "async_halo"):
+            row["plain_us"] = sync_us if row["variant"] == "tiled_sync" else async_us
+    return live
+
+
+def test_the_puzzle_size_saving_is_compared_with_the_text_within_a_tolerance():
+    h200 = _h200()
+    assert timeline.seed_saving(h200, h200)["close"]
+    near = _with_seed_times(h200, 1.60, 1.32)                # 17.5% against the text's 19%
+    assert timeline.seed_saving(near, h200)["close"]
+    assert timeline.against_the_text(near, h200).endswith("holds.")
+    far = _with_seed_times(h200, 1.60, 1.48)                 # 7.5%: the stored live run's
+    s = timeline.seed_saving(far, h200)
+    assert not s["close"] and s["here"] == pytest.approx(0.075) and s["n"] == 16384
+    said = timeline.against_the_text(far, h200)
+    assert said.startswith("On your NVIDIA H200, every statement the text makes from the "
+                           "NVIDIA H200 holds, but one of its numbers differs:")
+    assert "19% less kernel-only time than tiled_sync at N = 16384 (the recording's); here: 7.5% " \
+           "(1.48 against 1.60 µs)" in said
+    assert "at N = 2^24, where the launch is a small part, your run gives 13.0% less" in said
+    with pytest.raises((TypeError, ValueError)):
+        timeline.seed_saving(far, h200, tolerance=2)

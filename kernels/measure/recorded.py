@@ -513,7 +513,8 @@ def control_reading(profile: dict, control: str = "staged_sync",
                     n: int = 2**26, k: int = 31) -> list[str]:
     """What a recorded Nsight Compute profile (:func:`ncu_summary`, e.g. the roofline's at
     K = 31) says of the synchronous ``control`` against the ``asynchronous`` variants, one line
-    each: the same work, different stalls on global loads (per output, :func:`stall_per_output`,
+    each: about the same work (instructions, waiting loops included), the long-scoreboard stalls
+    (per output, :func:`stall_per_output`,
     since the kernels execute different numbers of instructions), and the warp slots in use
     beside what the registers allow (:func:`occupancy`, from the roofline recording ``rec`` at
     ``n`` and ``k``; without ``rec``, the line gives the measured slots only)."""
@@ -536,11 +537,12 @@ def control_reading(profile: dict, control: str = "staged_sync",
     def each(metric, fmt):
         return ", ".join(f"{v} {fmt(m(v, metric))}" for v in names)
     lines = [
-        f"- About the same work: instructions executed {each(inst, lambda x: f'{x / 1e6:.0f}M')}; "
+        f"- About the same work: instructions executed {each(inst, lambda x: f'{x / 1e6:.1f}M')} "
+        "(loops that poll a barrier until a copy lands count too, so not all of it is work); "
         f"shared-memory wavefronts {each(smem, lambda x: f'{x / 1e6:.1f}M')}.",
-        "- Different waits: warp-cycles stalled on global-memory results (long scoreboard) per "
-        "output, " + ", ".join(f"{v} {stalls[v]:.1f}" for v in names) + "; DRAM at "
-        f"{each(dram, lambda x: f'{x:.0f}%')} of its peak."]
+        "- Warp-cycles stalled on a long scoreboard (waiting for an L1TEX result: global, local "
+        "or texture memory) per output, " + ", ".join(f"{v} {stalls[v]:.1f}" for v in names)
+        + f"; DRAM at {each(dram, lambda x: f'{x:.0f}%')} of its peak."]
     if rec is None:
         lines.append(f"- Warp slots in use: {each(active, lambda x: f'{x:.0f}%')} of what an SM "
                      "can hold.")
@@ -671,47 +673,220 @@ def matched_agrees(rec: dict, n: int = 2**26) -> bool:
     return all(a[k].winner == b[k].winner and abs(a[k].speedup - b[k].speedup) < 0.005 for k in a)
 
 
+def ties_fastest(rec: dict, n: int, variant: str) -> list[int]:
+    """The K (of the control's, :func:`verdicts`) at which ``variant`` ties the fastest kernel of
+    the roofline recording at ``n`` outputs (:func:`tie`), fewest taps first."""
+    variant = V.get(variant).name
+    out = []
+    for k in verdicts(rec, n):
+        at = rows_at(rec, n, k)
+        if variant in at and tie(at[variant], min(at.values(), key=lambda r: r["median_us"])):
+            out.append(k)
+    return out
+
+
+def _ratios(rows) -> str:
+    """Rows' ratios to the bound as a range, "1.00-1.01x", or one value, "1.01x"."""
+    lo, hi = min(r["ratio"] for r in rows), max(r["ratio"] for r in rows)
+    return f"{lo:.2f}x" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}x"
+
+
+def _config_words(c: dict) -> str:
+    """A tuned configuration in words: its tile, stages and schedule."""
+    stages = c.get("stages") or 1
+    return (f"tile {c['tile']}, " + ("one stage" if stages == 1 else f"{stages} stages") + ", "
+            + ("persistent blocks" if c.get("persistent") else "one block per tile"))
+
+
+def lesson_numbers(rec: dict, n: int = 2**26) -> dict[str, str]:
+    """The roofline recording's numbers for "what to reach for", as text for the page: the
+    largest K up to which plain float4 loads (``vec4_up_to``) and synchronous staging
+    (``sync_up_to``) tie the fastest kernel (from the fewest taps on), the first K where the
+    asynchronous kernels beat the control (``first_async_k``), and the FMA time over the copy
+    time there (``async_share``; the two times ``async_fma_us``, ``async_copy_us``) and at the largest tie below it (``tie_share``, ``tie_k``)."""
+    v = verdicts(rec, n)
+    taps = list(v)
+
+    def prefix(ks):   # the K from the fewest taps on, while they are in ks
+        out = []
+        for k in taps:
+            if k not in ks:
+                break
+            out.append(k)
+        return out
+    vec4, sync = prefix(ties_fastest(rec, n, "vec4")), prefix(ties_fastest(rec, n, "staged_sync"))
+    many = [k for k in v if v[k].winner == "async"]
+    if not (vec4 and sync and many):
+        raise ValueError("the recording has no K where vec4 and staged_sync tie the fastest "
+                         "kernel, or none where asynchrony wins")
+    first = min(many)
+    below = [k for k in v if k < first and v[k].winner == "tie"]
+    if not below:
+        raise ValueError(f"the recording has no tie below K = {first}")
+
+    def share(k):
+        r = v[k].control_row
+        return r["fma_us"] / r["copy_us"]
+    return {"vec4_up_to": str(max(vec4)), "sync_up_to": str(max(sync)),
+            "first_async_k": str(first), "async_share": f"{share(first):.2f}",
+            "async_fma_us": f"{v[first].control_row['fma_us']:.1f}",
+            "async_copy_us": f"{v[first].control_row['copy_us']:.1f}",
+            "tie_k": str(max(below)), "tie_share": f"{share(max(below)):.2f}"}
+
+
 def lessons(result: dict, rec: dict, n: int = 2**26) -> list[str]:
     """What to reach for, and the recordings' evidence for it, one line per technique: plain
-    float4 loads, cp.async, the bulk copy, more stages, a producer warp."""
-    at5 = rows_at(result, n, 5)
+    float4 loads, synchronous 16-byte staging, cp.async, the bulk copy, more stages, a producer
+    warp. Every comparison is of tuned configurations (:func:`verdicts`), unless it says
+    otherwise."""
     v = verdicts(rec, n)
     sweep = stage_sweep(result)
     law = littles_law(result)
+    said = lesson_numbers(rec, n)
     few = [k for k in v if v[k].winner == "sync"]
     many = [k for k in v if v[k].winner == "async"]
     ties = [k for k in v if v[k].winner == "tie"]
     rows = {k: rows_at(rec, n, k) for k in v}
     ws_ties = all(tie(rows[k]["warp_specialized"], rows[k]["bulk"]) for k in v
                   if "warp_specialized" in rows[k] and "bulk" in rows[k])
-
     pipe_ties = [k for k in many if "pipelined" in rows[k]
                  and tie(rows[k]["pipelined"], rows[k]["bulk"])]
+    matched = verdicts(rec, n, matched=True)
+    pipe_untied = [k for k in pipe_ties if "pipelined" not in (matched[k].best_async,
+                                                              *matched[k].tied)]
 
     def ks(taps):
-        return ", ".join(map(str, taps)) or "none"
+        return listed([str(k) for k in taps]) if taps else "none"
 
-    def spread(taps):
-        lo, hi = min(v[k].speedup for k in taps), max(v[k].speedup for k in taps)
+    def spread(taps, speedups=None):
+        speedups = speedups or {k: v[k].speedup for k in taps}
+        lo, hi = min(speedups[k] for k in taps), max(speedups[k] for k in taps)
         return f"{lo:.2f}x" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}x"
-    return [
-        f"- Plain float4 loads (vec4): first, whenever the copy is the bound. At K = 5 they take "
-        f"{at5['vec4']['ratio']:.2f}x the copy time; staging the same chunks synchronously "
-        f"(staged_sync) beats every asynchronous kernel at K = {ks(few)} by {spread(few)}."
-        if few else "- Plain float4 loads (vec4): first, whenever the copy is the bound.",
-        f"- cp.async (pipelined, sm_80 or newer): with many taps, like the bulk copy. At "
-        f"K = {ks(pipe_ties)} it ties bulk; at K = 5 it takes {at5['pipelined']['ratio']:.2f}x "
-        "the copy time. On a T4 it compiles to plain loads.",
-        f"- The bulk copy (bulk, sm_90): with many taps. At K = {ks(many)} it beats the control by "
-        f"{spread(many)}" + (f"; at K = {ks(ties)} the two tie." if ties else "."),
-        f"- More stages: only when Little's law says the bytes in flight are short. One stage "
-        f"already has {law['in_flight'][sweep[0]['config']['stages']] / law['needed']:.1f}x what "
-        f"the copy rate needs; {sweep[-1]['config']['stages']} stages take "
-        f"{sweep[-1]['ratio']:.2f}x the copy time against {sweep[0]['ratio']:.2f}x.",
-        "- A producer warp: when issuing the copies costs the compute warps time, which one bulk "
-        "copy per tile does not. warp_specialized " + ("ties bulk at every K." if ws_ties
-                                                      else "does not tie bulk at every K."),
-    ]
+
+    up_vec4, up_sync = int(said["vec4_up_to"]), int(said["sync_up_to"])
+    later = [k for k in v if k > up_vec4 and "vec4" in rows[k]]
+    vec4 = (f"- Plain float4 loads (vec4): first while the taps are few. Up to K = {up_vec4} "
+            f"they tie the fastest kernel ("
+            f"{_ratios([rows[k]['vec4'] for k in v if k <= up_vec4])} the bound)")
+    vec4 += (f"; from K = {later[0]} their register window costs them ("
+             + ", ".join(f"{rows[k]['vec4']['ratio']:.2f}x at K = {k}" for k in later) + ")."
+             if later else ".")
+    staged = (f"- Synchronous 16-byte staging (staged_sync): up to K = {up_sync} it ties the "
+              f"fastest kernel ({_ratios([rows[k]['staged_sync'] for k in v if k <= up_sync])} "
+              "the bound)" + (f"; at K = {ks(few)} it beats every asynchronous kernel by "
+                              f"{spread(few)}." if few else "."))
+
+    # cp.async against the control alone: the choice on an A100 (sm_80), which has no bulk copy
+    pipe = {k: compare(rows[k]["pipelined"], rows[k]["staged_sync"]) for k in v
+            if "pipelined" in rows[k]}
+    pipe_speed = {k: max(rows[k]["pipelined"]["median_us"], rows[k]["staged_sync"]["median_us"])
+                  / min(rows[k]["pipelined"]["median_us"], rows[k]["staged_sync"]["median_us"])
+                  for k in pipe}
+    won = [k for k in pipe if pipe[k] == "pipelined"]
+    lost = [k for k in pipe if pipe[k] == "staged_sync"]
+    cp = f"- cp.async (pipelined, sm_80 or newer): at K = {ks(pipe_ties)} it ties bulk"
+    for k in pipe_untied:
+        m = _same_config(rows[k]["pipelined"], matched[k].control_row["config"]["tile"],
+                         matched[k].control_row["config"]["threads"])
+        cp += (f" (at K = {k} in its tuned {_config_words(rows[k]['pipelined']['config'])}; in "
+               f"the control's configuration it is {m['median_us'] / matched[k].async_row['median_us']:.2f}x "
+               "slower than bulk)")
+    cp += (". On an A100, which has no bulk copy, it is the asynchronous choice: against "
+           f"staged_sync it wins at K = {ks(won)} by {spread(won, pipe_speed)}"
+           + (f" and loses at K = {ks(lost)} by {spread(lost, pipe_speed)}" if lost else "")
+           + ". On a T4 it compiles to plain loads.") if won else ". On a T4 it compiles to plain loads."
+    bulk = (f"- The bulk copy (bulk, sm_90): with many taps. At K = {ks(many)} it beats the "
+            f"control by {spread(many)}" + (f"; at K = {ks(ties)} the two tie." if ties else ".")
+            + f" Asynchrony paid once the FMA time reached about half the copy time "
+            f"(K = {said['first_async_k']}: {said['async_fma_us']} of {said['async_copy_us']} "
+            f"µs, {said['async_share']}); at "
+            f"{said['tie_share']} (K = {said['tie_k']}) it tied.")
+    one_tile = tuned_one_tile(rec, n)
+    ring_ties = all(tie(x, y) for k in (5, 31) if k in v
+                    for x, y in ring_best(rec, n, k).values())
+    producer = ("- A producer warp: when issuing the copies costs the compute warps time, which "
+                "one bulk copy per tile does not. warp_specialized "
+                + ("ties bulk at every K" if ws_ties else "does not tie bulk at every K")
+                + (f"; tuned, at K = {ks(one_tile)} it runs one stage, one block per tile, so its "
+                   "producer issues one copy and is done" + (
+                       "; with a ring of stages, too, the two tie (ring_reading)." if ring_ties
+                       else "; with a ring of stages they do not tie (ring_reading).")
+                   if one_tile else "."))
+    return [vec4, staged, cp, bulk,
+            f"- More stages: only when Little's law says the bytes in flight are short. One stage "
+            f"already has {law['in_flight'][sweep[0]['config']['stages']] / law['needed']:.1f}x what "
+            f"the copy rate needs; {sweep[-1]['config']['stages']} stages take "
+            f"{sweep[-1]['ratio']:.2f}x the copy time against {sweep[0]['ratio']:.2f}x.",
+            producer]
+
+
+def tuned_one_tile(rec: dict, n: int = 2**26, variant: str = "warp_specialized") -> list[int]:
+    """The K at which ``variant``'s tuned configuration is one stage and one block per tile:
+    each block copies one tile, so nothing runs ahead of the compute."""
+    variant = V.get(variant).name
+    return [r["k"] for r in roofline_rows(rec, n).get(variant, [])
+            if not r["config"].get("persistent") and (r["config"].get("stages") or 1) == 1]
+
+
+def ring_best(rec: dict, n: int, k: int, a: str = "warp_specialized",
+              b: str = "bulk") -> dict[int, tuple[dict, dict]]:
+    """From a roofline recording's tuning (``tried``) at (n, K): the fastest persistent
+    configuration of ``a`` and of ``b`` (a block loops over its tiles through a ring of
+    buffers, so a producer warp can run ahead) at each stage count both were tried with, as
+    timed rows: stages -> (a's, b's)."""
+    a, b = V.get(a).name, V.get(b).name
+    at = rows_at(_roofline(rec), integer("n", n, 1), integer("k (taps)", k, 1))
+    best = {}
+    for v in (a, b):
+        if v not in at:
+            raise ValueError(f"the recording has no {v} row at n = {n} with {k} taps")
+        for t in record(f"the {v} row", at[v], ("tried",))["tried"]:
+            c = t["config"]
+            if c.get("persistent"):
+                key = (c.get("stages") or 1, v)
+                if key not in best or t["median_us"] < best[key]["median_us"]:
+                    best[key] = dict(t, name=v)
+    stages = sorted({s for s, _ in best if (s, a) in best and (s, b) in best})
+    if not stages:
+        raise ValueError(f"no persistent configuration of both {a} and {b} at K = {k}")
+    return {s: (best[s, a], best[s, b]) for s in stages}
+
+
+def ring_reading(rec: dict, n: int = 2**26, ks=(5, 31), a: str = "warp_specialized",
+                 b: str = "bulk") -> list[str]:
+    """At each K of ``ks``, :func:`ring_best`: ``a`` against ``b`` at each stage count of
+    persistent blocks, and whether they tie (:func:`tie`). One line per K."""
+    lines = []
+    for k in sequence("ks", ks, "numbers of taps"):
+        ring = ring_best(rec, n, k, a, b)
+        each = [f"{'one stage' if s == 1 else f'{s} stages'} {x['median_us']:.1f} against "
+                f"{y['median_us']:.1f} µs" + ("" if tie(x, y) else " (no tie)")
+                for s, (x, y) in ring.items()]
+        every = all(tie(x, y) for x, y in ring.values())
+        lines.append(f"- K = {k}, persistent blocks, {V.get(a).name} against {V.get(b).name}: "
+                     + ", ".join(each) + ("; a tie at every stage count." if every else "."))
+    return lines
+
+
+def ncu_sync_vs_async(profile: dict, sync=("vec4", "staged_sync"),
+                      asynchronous=("pipelined", "bulk", "warp_specialized")) -> dict:
+    """A profile's durations (µs, its own replays) as two ranges, the ``sync`` kernels' and the
+    ``asynchronous`` ones' (``"sync_us"``, ``"async_us"``), and each kernel's instructions
+    executed in millions (``"inst"``: variant -> text)."""
+    _profile("profile", profile, ())
+
+    def m(v, metric):
+        return record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
+                      (metric,))[metric]
+
+    def span(names):
+        t = [m(v, "gpu__time_duration.sum") for v in names]
+        return f"{min(t):.1f}" if f"{min(t):.1f}" == f"{max(t):.1f}" else f"{min(t):.1f}-{max(t):.1f}"
+    sync = sequence("sync", sync, "variant names")
+    asynchronous = sequence("asynchronous", asynchronous, "variant names")
+    return {"sync_us": span(sync), "async_us": span(asynchronous),
+            "inst": {V.get(v).name: f"{m(v, 'smsp__inst_executed.sum') / 1e6:.1f}M"
+                     for v in (*sync, *asynchronous)}}
 
 
 def tile_effect(rec: dict, variant: str = "async_halo", n: int = 2**26, k: int = 5) -> str:

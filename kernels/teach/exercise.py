@@ -300,7 +300,9 @@ BULK_READY = Step("ready", SHARED_LOAD, "",
 # Exercise 4 (the producer warp): the copy, the init and its fence are given; the learner writes
 # the three hand-offs, which the PTX shows as mbarrier waits and an arrival. Which barrier and
 # which parity each names is data, not an instruction: the GPU run decides those.
-MB_ARRIVE = re.compile(r"mbarrier\.arrive\.(?!expect_tx)")    # a plain arrival (no bytes)
+MB_ARRIVE = re.compile(r"mbarrier\.arrive\b")                  # an arrival (with bytes or not)
+# the compute's reads of a buffer: its window, 16 bytes at a time (the producer reads none)
+WINDOW_LOAD = re.compile(r"ld(?:\.\w+)*\.shared(?:::\w+)?(?:\.\w+)*?\.v[24]\.")
 WS_EMPTY_WAIT = Step("barrier wait", MB_WAIT,
                      "the producer refills a buffer without waiting for it to be empty (in the "
                      "PTX, no mbarrier.try_wait loop follows a cp.async.bulk round the producer's "
@@ -311,8 +313,17 @@ WS_READY = Step("ready", SHARED_LOAD, "",
                 "from the kernel's entry reaches an ld.shared without an mbarrier.try_wait "
                 "loop): before Phase 4 reads x_s[s], mbar_wait(&full[s], parity) for the "
                 "round-th fill.", ready=("barrier wait", "barrier wait"))
-WS_READ = Step("read", SHARED_LOAD, "the compute never reads the tile from shared memory (the "
-               "PTX has no ld.shared): keep Phase 4 as the skeleton has it.")
+WS_READ = Step("read", WINDOW_LOAD, "the compute never reads the tile from shared memory (the "
+               "PTX has no ld.shared.v4): keep Phase 4 as the skeleton has it.")
+WS_FULL_WAIT = Step("full wait", MB_WAIT,
+                    "the compute warps never wait for a fill (in the PTX, no mbarrier.try_wait "
+                    "loop in the loop round the compute's shared loads): in the tile loop, "
+                    "before Phase 4 reads x_s[s], mbar_wait(&full[s], parity) for the round-th "
+                    "fill.",
+                    "the compute warps wait for a fill outside the tile loop only (in the PTX, "
+                    "no mbarrier.try_wait loop in the loop round the compute's shared loads): "
+                    "wait for each tile's fill in the loop, before Phase 4 reads x_s[s].",
+                    loop_of="read")
 WS_RELEASE = Step("release", MB_ARRIVE,
                   "the compute warps never hand a buffer back (in the PTX, no mbarrier.arrive "
                   "follows the compute's ld.shared): after Phase 4 has read buffer s, fence the "
@@ -373,7 +384,7 @@ EXERCISES = {
             "warp_specialized", "conv1d_warp_specialized", KERNEL_DIR / "warp_specialized.cu",
             KERNEL_DIR / "exercises" / "warp_specialized_skeleton.cu", 90,
             (INIT, INIT_FENCE, INIT_SYNC, BULK_COPY, BULK_EXPECT, WS_EMPTY_WAIT, WS_READY,
-             WS_READ, WS_RELEASE),
+             WS_READ, WS_FULL_WAIT, WS_RELEASE),
             # every block walks over several tiles, so that each buffer is filled in several
             # rounds (a wrong parity shows from round 1, a missing release once the ring wraps);
             # 1 to 3 stages, one block per tile once, the vector's ends, K = 1 and K = 63
@@ -461,7 +472,7 @@ DIRECTIVES = {"define", "undef", "if", "ifdef", "ifndef", "elif", "elifdef", "el
               "endif", "error", "warning", "pragma", "include"}
 PRAGMAS = {"unroll", "nounroll", "once", "nv_diag_suppress", "nv_diag_default", "nv_diag_warning",
            "nv_diag_error", "nv_diag_once", "diag_suppress", "diag_default", "diag_warning",
-           "nv_diagnostic", "push_macro", "pop_macro", "message"}
+           "nv_diagnostic", "message"}
 # Identifiers that make the preprocessor look for files, or build directives out of strings.
 FILE_DIRECTIVES = {"include", "include_next", "import", "embed"}   # what names a file
 REFUSED = {"__has_include", "__has_include_next", "__has_embed", "_Pragma", "__pragma"}
@@ -559,12 +570,47 @@ def _directive_text(tokens: list[_Token]) -> str:
     return shown if len(shown) <= 100 else shown[:97] + "..."
 
 
+BUILD_MACROS = frozenset({"CONV_TILE", "CONV_K", "CONV_THREADS", "CONV_STAGES", "CONV_TRACE",
+                          "CONV_JITTER"})   # what the check's builds set with -D
+CONDITIONALS = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"}
+
+
 @functools.cache
 def _checks_macros() -> frozenset[str]:
-    """The macros the check's builds define (``-D`` options) and the common header's own."""
+    """The names a learner may not #define or #undef: the build's macros and every identifier of
+    the common header (its macros, and the functions and builtins it calls, such as
+    ``conv_jitter`` and ``clock64``: the stress build is made of them)."""
     header = (KERNEL_DIR / HEADER).read_text()
-    return frozenset({"CONV_TILE", "CONV_K", "CONV_THREADS", "CONV_STAGES", "CONV_TRACE",
-                      "CONV_JITTER", *re.findall(r"^\s*#\s*define\s+(\w+)", header, re.M)})
+    return BUILD_MACROS | {t.text for t in _tokens(header) if t.kind == "identifier"}
+
+
+@functools.cache
+def _skeleton_conditionals() -> frozenset[str]:
+    """The conditional directives the skeletons have (``#if !defined(CONV_STAGES) ...``): the
+    only ones on the build's macros an answer may keep."""
+    shown = set()
+    for ex in EXERCISES.values():
+        tokens = [t for t in _tokens(ex.skeleton.read_text()) if t.kind not in ("space", "comment")]
+        for i, t in enumerate(tokens):
+            if t.kind == "directive":
+                end = next((j for j, u in enumerate(tokens[i + 1:]) if u.kind == "newline"),
+                           len(tokens))
+                shown.add(_directive_text([t, *tokens[i + 1:i + 1 + end]]))
+    return frozenset(shown)
+
+
+PHASE_POINT = re.compile(r"\bPHASE \( (\d+) \)")
+
+
+def _check_phases(src: str, ex: Exercise) -> None:
+    """The skeleton's PHASE() points are all there: the stress build waits at them."""
+    def points(text: str) -> set[str]:
+        return set(PHASE_POINT.findall(" ".join(t.text for t in _tokens(text)
+                                                if t.kind not in ("space", "comment", "newline"))))
+    if gone := sorted(points(ex.skeleton.read_text()) - points(src), key=int):
+        raise ExerciseError(f"the skeleton's PHASE({gone[0]}) point is gone: leave every "
+                            "PHASE() line where the skeleton has it (the check's stress build "
+                            "waits there at random, to shake out races)")
 
 
 def _check_preprocessing(src: str) -> None:
@@ -609,9 +655,16 @@ def _check_preprocessing(src: str) -> None:
             raise ExerciseError(f"line {token.line}: {shown} is refused: an exercise needs no "
                                 f"#{name or rest[0].text}")
         elif name in ("define", "undef") and len(rest) > 1 and rest[1].text in _checks_macros():
-            raise ExerciseError(f"line {token.line}: {shown} is refused: the check's builds set "
-                                f"{rest[1].text} (the sizes, the stress build's PHASE() points "
-                                "and the common header's constants stay as they are)")
+            raise ExerciseError(f"line {token.line}: {shown} is refused: {rest[1].text} belongs "
+                                "to the check's builds or the common header (the sizes, the "
+                                "stress build's PHASE() points and what they call stay as they "
+                                "are)")
+        elif name in CONDITIONALS and shown not in _skeleton_conditionals() and any(
+                t.text in BUILD_MACROS for t in rest[1:]):
+            raise ExerciseError(f"line {token.line}: {shown} is refused: every build the check "
+                                "makes must be the same kernel (a condition on the build's "
+                                "sizes or on the stress build would make the one the PTX is "
+                                "read from differ from the ones that run)")
         elif name == "pragma" and (len(rest) < 2 or rest[1].text not in PRAGMAS):
             raise ExerciseError(f"line {token.line}: {shown} is refused: a kernel needs no "
                                 "#pragma but unroll and the like (nv_diag_suppress...)")
@@ -832,6 +885,9 @@ def _ptx_functions(ptx: str) -> dict[str, _Function]:
         header = PTX_FUNCTION.match(text, m.start())
         opening = PTX_OPENING.search(text, m.start())
         if not header or not opening or opening[0] == ";":   # a declaration: no body
+            if header and opening:   # a function defined elsewhere (vprintf): called, not read
+                functions.setdefault(header["name"], _Function("extern", header["params"] or "",
+                                                               ""))
             pos = opening.end() if opening else len(text)
             continue
         depth, end = 0, opening.start()
@@ -927,12 +983,13 @@ def _instructions(functions: dict[str, _Function], name: str,
         function, statements = stack[-1]
         for statement, callee in statements:
             add(statement)
-            if callee is not None and callee.startswith("%"):
+            if callee is not None and callee not in functions:   # a register, not a function
                 raise ExerciseError(
                     "it calls a function through a pointer (in the PTX, a call through a "
                     "register): the check follows the functions a kernel calls by name, and "
                     "could not see what this one does; call it directly")
-            if callee in functions and callee not in calling:
+            if callee in functions and functions[callee].kind != "extern" \
+                    and callee not in calling:
                 calls += 1
                 if calls > MAX_CALLS:
                     raise _too_large(f"more than {MAX_CALLS} calls of its functions")
@@ -1276,22 +1333,32 @@ class _Flow:
 
 CP_ARRIVE = re.compile(r"cp\.async\.mbarrier\.arrive\b")   # copies that complete on an mbarrier
 PTX_OPERAND = re.compile(r"\S+\s+([%\w$]+)")                # an instruction's first operand
+PTX_OPERANDS = re.compile(r"(?<=[\s,\[{|!])([%\w$]+)")        # its register and name operands
 
 
-def _retry_loops(opcodes: list[str], flow: _Flow) -> bytearray:
+def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> bytearray:
     """The mbarrier waits (try_wait, test_wait) that wait: each in a short loop
-    (:data:`RETRY_LOOP` instructions, not the tile loop) in which a later instruction reads
-    its result, the predicate that says whether the phase has completed (a loop that ignores
-    it may end before the phase does)."""
+    (:data:`RETRY_LOOP` instructions, not the tile loop) whose branch its result decides: the
+    predicate that says whether the phase has completed, or what a ``selp``, ``setp`` or
+    predicate logic makes of it, guards a branch within the next :data:`RETRY_LOOP`
+    instructions (a loop that ignores it may end before the phase does). Linear: each wait
+    looks at most that far."""
     inside = flow.short_loops(RETRY_LOOP)
     waits = bytearray(len(opcodes))
     for i, op in enumerate(opcodes):
-        if inside[i] and MB_WAIT.match(op) and (result := PTX_OPERAND.match(op)):
-            used = re.compile(rf"(?<![\w%$]){re.escape(result[1])}(?![\w$])")
-            j = i + 1
-            while j < len(opcodes) and inside[j] and not used.search(opcodes[j]):
-                j += 1
-            waits[i] = j < len(opcodes) and inside[j]
+        if not (inside[i] and MB_WAIT.match(op) and (result := PTX_OPERAND.match(op))):
+            continue
+        tainted = {result[1]}
+        for j in range(i + 1, min(i + 1 + RETRY_LOOP, len(opcodes))):
+            if not inside[j]:
+                break
+            guard = PTX_GUARD.match(instructions[j])
+            if guard and guard[2] in tainted and PTX_BRANCH.match(opcodes[j]):
+                waits[i] = 1
+                break
+            operands = PTX_OPERANDS.findall(opcodes[j])
+            if len(operands) > 1 and tainted & set(operands[1:]):
+                tainted.add(operands[0])   # what it computes from the result
     return waits
 
 
@@ -1393,17 +1460,19 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[s
     opcodes = [_opcode_and_rest(i) for i in instructions]
     by_name = {step.name: step for step in steps}
     flow = _Flow(instructions)
-    looped = _retry_loops(opcodes, flow)   # the mbarrier waits that wait
+    looped = _retry_loops(instructions, opcodes, flow)   # the mbarrier waits that wait
     placed: dict[str, list[int]] = {}
     counted = _counted_barriers(opcodes)
-    # the cp.async copies complete on an mbarrier only through cp.async.mbarrier.arrive
-    arrive = any(flow.issued[i] and CP_ARRIVE.match(op) for i, op in enumerate(opcodes))
+    # the cp.async copies complete on an mbarrier only through cp.async.mbarrier.arrive: an
+    # mbarrier wait is their wait only where a path from such an arrival reaches it
+    arrived = flow.reach([i for i, op in enumerate(opcodes) if flow.issued[i]
+                          and CP_ARRIVE.match(op)], inclusive=False)
 
     def where(step: Step, running: bool = True) -> list[int]:
         return [i for i, op in enumerate(opcodes)
                 if step.pattern.match(op) and (flow.issued[i] or not running) and counted[i]
                 and (not MB_WAIT.match(op) or looped[i]   # a wait that may not wait
-                     and (arrive or step.pattern not in (CP_WAIT, CP_WAIT_ALL)))]
+                     and (arrived[i] or step.pattern not in (CP_WAIT, CP_WAIT_ALL)))]
 
     for step in steps:
         if step.ready:
@@ -1632,6 +1701,7 @@ def _check(src, name) -> tuple[bool, str]:
     src = _source(src)
     _check_markers(src)
     _check_preprocessing(src)
+    _check_phases(src, ex)
     runs = gpu_available()
     deadline = Deadline(COMPILE_LIMIT_S + (COMPILE_LIMIT_S + TIME_LIMIT_S if runs else 0))
     with tempfile.TemporaryDirectory(prefix=f"{ex.key}-exercise-") as tmp:

@@ -412,3 +412,27 @@ ANSWERS.update({
     "bulk/refill_through_a_function_pointer.cu": everywhere(POINTER),
     "bulk/ok_init_and_barrier_in_helpers.cu": BULK_RIGHT,
 })
+
+# Found by a fourth red team (2026-12-01): the previous fixes' ways round (a call through an asm
+# register, an unrelated mbarrier arrival after the wait, a poll loop whose exit ignores the
+# result), the producer warp's hand-offs (one wait before the loop, a producer read standing in
+# for the compute's), the stress build switched off without #undef (PHASE lines deleted,
+# conv_jitter or clock64 redefined, push_macro, a condition on the build's sizes), CUTLASS's
+# label loops refused, and 10,000 unread waits that took 104 s to read.
+ANSWERS.update({
+    "warp_specialized/full_wait_once_before_the_loop.cu": everywhere("wait for a fill outside the tile loop only"),
+    "warp_specialized/poll_loop_that_ignores_the_result.cu": everywhere("the producer refills a buffer without waiting"),
+    "warp_specialized/no_release_but_a_producer_read.cu": everywhere("the compute warps never hand a buffer back"),
+    "warp_specialized/ok_cutlass_label_loop.cu": BULK_RIGHT,
+    "warp_specialized/ok_asm_loop_branching_on_not_p.cu": BULK_RIGHT,
+    "warp_specialized/ok_release_by_arrive_expect_tx_0.cu": BULK_RIGHT,
+    "warp_specialized/ok_cuda_ptx_wrappers.cu": BULK_RIGHT,
+    "async_halo/defines_conv_jitter_away.cu": everywhere("conv_jitter belongs to the check"),
+    "async_halo/phase_lines_deleted.cu": everywhere("PHASE(0) point is gone"),
+    "async_halo/push_and_pop_macro_phase.cu": everywhere("#pragma push_macro"),
+    "async_halo/wait_only_in_the_checked_build.cu": everywhere("every build the check makes must be the same kernel"),
+    "async_halo/defines_clock64.cu": everywhere("clock64 belongs to the check"),
+    "async_halo/unrelated_mbarrier_wait_arrival_after_it.cu": everywhere("it never waits for its copies"),
+    "async_halo/read_before_the_wait_by_an_asm_indirect_call.cu": everywhere(POINTER),
+    "async_halo/ok_10000_unread_test_waits.cu": RIGHT,
+})
