@@ -22,8 +22,12 @@ The check, in order, stopping at the first problem:
    comments across lines, literals, raw strings, digraphs), no ``#include`` but
    ``"conv1d_common.cuh"`` and CUDA's own headers (``<cuda/pipeline>``), named literally, and
    nothing else that makes the preprocessor look for a file (``__has_include``, ``_Pragma``,
-   ``##``, ``#line``, unknown pragmas and directives, trigraphs are refused);
-2. NVRTC compiles it, in a separate process started in a private folder that holds only a copy
+   ``##``, ``#line``, unknown pragmas and directives, trigraphs are refused), no ``#define`` or
+   ``#undef`` of the build's macros or of the common header's names, no ``#if`` on the build's
+   sizes that the skeleton does not have, and every ``PHASE()`` point of the skeleton kept;
+2. NVRTC compiles it (the build the PTX is read from, and its stress build, whose reads of the
+   clock show that each of the skeleton's ``PHASE()`` points still waits: :func:`_check_jitter`),
+   in separate processes started in a private folder that holds only a copy
    of the common header, with that folder and libcu++ as the include path (the solutions and the
    rest of ``kernels/`` are out of reach; ``tests/test_exercise.py`` checks under strace that no
    other file is opened), killed after :data:`COMPILE_LIMIT_S`; a compile error is shown as the
@@ -307,7 +311,7 @@ WS_EMPTY_WAIT = Step("barrier wait", MB_WAIT,
                      "the producer refills a buffer without waiting for it to be empty (in the "
                      "PTX, no mbarrier.try_wait loop follows a cp.async.bulk round the producer's "
                      "loop): before fill(), mbar_wait(&empty[s], parity) for the phase of "
-                     "empty[s] that ends the previous round.", after="bulk copy")
+                     "empty[s] that ends the previous round.", loop_of="bulk copy")
 WS_READY = Step("ready", SHARED_LOAD, "",
                 "the compute warps read a buffer before waiting for its fill (in the PTX, a path "
                 "from the kernel's entry reaches an ld.shared without an mbarrier.try_wait "
@@ -600,6 +604,29 @@ def _skeleton_conditionals() -> frozenset[str]:
 
 
 PHASE_POINT = re.compile(r"\bPHASE \( (\d+) \)")
+CLOCK_READ = re.compile(r"mov\.[bu]64\s+[%\w$]+\s*,\s*%clock64$")
+JITTER_READS = 3   # clock64 reads of one point's wait: its hash, its start, its loop
+
+
+def _check_jitter(instructions: list[str], ex: Exercise) -> None:
+    """The stress build shakes the kernel at the skeleton's PHASE() points: each point the
+    header's CONV_JITTER_POINTS enables compiles to a wait that reads clock64 at least
+    :data:`JITTER_READS` times. Fewer reads in the learner's stress build: a point deleted,
+    hidden in dead code or a string, or conv_jitter shadowed."""
+    header = (KERNEL_DIR / HEADER).read_text()
+    mask = re.search(r"#define CONV_JITTER_POINTS (.*)", header)[1]
+    enabled = {p for p in re.findall(r"1 << (\d+)", mask)}
+    skeleton = " ".join(t.text for t in _tokens(ex.skeleton.read_text())
+                        if t.kind not in ("space", "comment", "newline"))
+    points = sorted(set(PHASE_POINT.findall(skeleton)) & enabled, key=int)
+    reads = sum(1 for i in instructions if CLOCK_READ.match(_opcode_and_rest(i)))
+    if reads < JITTER_READS * len(points):
+        raise ExerciseError(
+            f"its stress build does not wait at the skeleton's PHASE() points (PHASE("
+            f"{'), PHASE('.join(points)}) each compile to a random wait under -DCONV_JITTER; "
+            f"its PTX reads the clock {reads} times, not {JITTER_READS * len(points)}): leave "
+            "every PHASE() line where the skeleton has it, in code that runs, and the names "
+            "of the common header as they are")
 
 
 def _check_phases(src: str, ex: Exercise) -> None:
@@ -1341,24 +1368,43 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
     (:data:`RETRY_LOOP` instructions, not the tile loop) whose branch its result decides: the
     predicate that says whether the phase has completed, or what a ``selp``, ``setp`` or
     predicate logic makes of it, guards a branch within the next :data:`RETRY_LOOP`
-    instructions (a loop that ignores it may end before the phase does). Linear: each wait
-    looks at most that far."""
+    instructions that goes somewhere (not to the next instruction), and back into the loop only
+    when the phase has not completed (``@!p``); or a first try before such a loop (the
+    compiler peels one off a loop with a back-off, ``__nanosleep``) whose success jumps past
+    it. A loop that ignores the result may end before the phase does. Linear: each wait looks
+    at most that far."""
     inside = flow.short_loops(RETRY_LOOP)
     waits = bytearray(len(opcodes))
-    for i, op in enumerate(opcodes):
-        if not (inside[i] and MB_WAIT.match(op) and (result := PTX_OPERAND.match(op))):
-            continue
+
+    def decided(i: int, in_loop: bool) -> int | None:
+        """Where the branch that the result of the wait at ``i`` decides goes, or None."""
+        result = PTX_OPERAND.match(opcodes[i])
+        if not result:
+            return None
         tainted = {result[1]}
         for j in range(i + 1, min(i + 1 + RETRY_LOOP, len(opcodes))):
-            if not inside[j]:
-                break
+            if in_loop and not inside[j]:
+                return None
             guard = PTX_GUARD.match(instructions[j])
             if guard and guard[2] in tainted and PTX_BRANCH.match(opcodes[j]):
-                waits[i] = 1
-                break
+                target = next((t for t in flow.successors[j] if t != j + 1), None)
+                if target is None:
+                    continue   # a branch to the next instruction decides nothing
+                if target <= i and guard[2] == result[1] and not guard[1]:
+                    return None   # back into the loop once the phase HAS completed
+                return target
             operands = PTX_OPERANDS.findall(opcodes[j])
             if len(operands) > 1 and tainted & set(operands[1:]):
                 tainted.add(operands[0])   # what it computes from the result
+        return None
+
+    for i, op in enumerate(opcodes):
+        if inside[i] and MB_WAIT.match(op) and decided(i, True) is not None:
+            waits[i] = 1
+    for i, op in enumerate(opcodes):   # first tries peeled off such a loop
+        if not waits[i] and MB_WAIT.match(op) and (target := decided(i, False)) is not None \
+                and any(waits[k] for k in range(i + 1, min(target, len(opcodes)))):
+            waits[i] = 1
     return waits
 
 
@@ -1465,7 +1511,9 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[s
     counted = _counted_barriers(opcodes)
     # the cp.async copies complete on an mbarrier only through cp.async.mbarrier.arrive: an
     # mbarrier wait is their wait only where a path from such an arrival reaches it
-    arrived = flow.reach([i for i, op in enumerate(opcodes) if flow.issued[i]
+    # (an arrival tracks the copies issued before it)
+    copied = flow.reach([i for i, op in enumerate(opcodes) if CP_ASYNC.match(op)], False)
+    arrived = flow.reach([i for i, op in enumerate(opcodes) if flow.issued[i] and copied[i]
                           and CP_ARRIVE.match(op)], inclusive=False)
 
     def where(step: Step, running: bool = True) -> list[int]:
@@ -1710,9 +1758,13 @@ def _check(src, name) -> tuple[bool, str]:
         first = ex.cases[0]
         build = LearnerBuild(first.tile, first.k, first.threads, f"sm_{ex.ptx_arch}",
                              first.stages, include=include)   # machine code: ptxas reads it too
-        [(ptx, _)] = _compile_many(src, ex, [build], folder, deadline)
+        stress = LearnerBuild(first.tile, first.k, first.threads, f"sm_{ex.ptx_arch}",
+                              first.stages, jitter=True, include=include)
+        [(ptx, _), (stressed, _)] = _compile_many(src, ex, [build, stress], folder, deadline)
         found = _check_structure(_kernel_instructions(ptx.decode("utf-8", "replace"),
                                                       ex.kernel, deadline), ex.steps)
+        _check_jitter(_kernel_instructions(stressed.decode("utf-8", "replace"), ex.kernel,
+                                           deadline), ex)
         summary = ex.summary
         if MB_WAIT.match(found.get("barrier", "")):   # a cuda::barrier's wait, not bar.sync
             summary = summary.replace("then a block barrier", "then an mbarrier wait (its "

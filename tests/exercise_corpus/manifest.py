@@ -438,3 +438,26 @@ ANSWERS.update({
     # builds refuse its asm, which addresses shared memory with a 32-bit register (H200)
     "async_halo/unread_test_waits_10000.cu": on_the_gpu("it does not compile with tile="),
 })
+
+# Found by a fifth red team (2026-12-01): the stress build emptied without touching a macro (PHASE
+# points in #if 0 or a string, conv_jitter shadowed by a lambda: the check now counts the clock
+# reads of the learner's own stress build), an mbarrier arrival before the copies it should
+# track, the producer's wait moved out of its loop, retry loops that leave once the phase has
+# NOT completed or branch nowhere; and right answers it refused: retry loops with a __nanosleep
+# back-off, whose first try the compiler peels off the loop. GPU verdicts of the three right
+# answers: unverified (no device time was left).
+JITTER = "its stress build does not wait at the skeleton's PHASE() points"
+ANSWERS.update({
+    "async_halo/phase_points_in_if_0.cu": everywhere(JITTER),
+    "async_halo/lambda_shadows_conv_jitter.cu": everywhere(JITTER),
+    "async_halo/phase_points_in_a_string.cu": everywhere(JITTER),
+    "async_halo/mbarrier_arrival_before_the_copies.cu": everywhere("it never waits for its copies"),
+    "warp_specialized/empty_wait_after_the_producer_loop.cu": everywhere("the producer refills a buffer without waiting"),
+    "warp_specialized/retry_loop_inverted.cu": everywhere("the compute warps read a buffer before waiting for its fill"),
+    "warp_specialized/retry_branch_to_the_next_instruction.cu": everywhere("the compute warps read a buffer before waiting for its fill"),
+    "bulk/lambda_shadows_conv_jitter.cu": everywhere(JITTER),
+    "warp_specialized/phase_points_in_if_0.cu": everywhere(JITTER),
+    "warp_specialized/ok_cuda_ptx_try_wait_do_while.cu": BULK_RIGHT,
+    "warp_specialized/ok_try_wait_with_nanosleep_backoff.cu": BULK_RIGHT,
+    "async_halo/ok_test_wait_with_nanosleep_backoff.cu": RIGHT,
+})
