@@ -604,6 +604,21 @@ def _skeleton_conditionals() -> frozenset[str]:
 
 
 PHASE_POINT = re.compile(r"\bPHASE \( (\d+) \)")
+
+
+def _phase_points(src: str) -> set[str]:
+    """The points of the PHASE(n) lines of a source (outside comments)."""
+    return set(PHASE_POINT.findall(" ".join(t.text for t in _tokens(src)
+                                            if t.kind not in ("space", "comment", "newline"))))
+
+
+@functools.cache
+def _jitter_points() -> frozenset[str]:
+    """The points the stress build waits at: those the header's CONV_JITTER_POINTS enables."""
+    mask = re.search(r"#define CONV_JITTER_POINTS (.*)", (KERNEL_DIR / HEADER).read_text())[1]
+    return frozenset(re.findall(r"1 << (\d+)", mask))
+
+
 CLOCK_READ = re.compile(r"mov\.[bu]64\s+[%\w$]+\s*,\s*%clock64$")
 JITTER_READS = 3   # clock64 reads of one point's wait: its hash, its start, its loop
 
@@ -613,12 +628,7 @@ def _check_jitter(instructions: list[str], ex: Exercise) -> None:
     header's CONV_JITTER_POINTS enables compiles to a wait that reads clock64 at least
     :data:`JITTER_READS` times. Fewer reads in the learner's stress build: a point deleted,
     hidden in dead code or a string, or conv_jitter shadowed."""
-    header = (KERNEL_DIR / HEADER).read_text()
-    mask = re.search(r"#define CONV_JITTER_POINTS (.*)", header)[1]
-    enabled = {p for p in re.findall(r"1 << (\d+)", mask)}
-    skeleton = " ".join(t.text for t in _tokens(ex.skeleton.read_text())
-                        if t.kind not in ("space", "comment", "newline"))
-    points = sorted(set(PHASE_POINT.findall(skeleton)) & enabled, key=int)
+    points = sorted(_phase_points(ex.skeleton.read_text()) & _jitter_points(), key=int)
     reads = sum(1 for i in instructions if CLOCK_READ.match(_opcode_and_rest(i)))
     if reads < JITTER_READS * len(points):
         raise ExerciseError(
@@ -631,10 +641,7 @@ def _check_jitter(instructions: list[str], ex: Exercise) -> None:
 
 def _check_phases(src: str, ex: Exercise) -> None:
     """The skeleton's PHASE() points are all there: the stress build waits at them."""
-    def points(text: str) -> set[str]:
-        return set(PHASE_POINT.findall(" ".join(t.text for t in _tokens(text)
-                                                if t.kind not in ("space", "comment", "newline"))))
-    if gone := sorted(points(ex.skeleton.read_text()) - points(src), key=int):
+    if gone := sorted(_phase_points(ex.skeleton.read_text()) - _phase_points(src), key=int):
         raise ExerciseError(f"the skeleton's PHASE({gone[0]}) point is gone: leave every "
                             "PHASE() line where the skeleton has it (the check's stress build "
                             "waits there at random, to shake out races)")
