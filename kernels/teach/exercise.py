@@ -606,10 +606,10 @@ def _skeleton_conditionals() -> frozenset[str]:
 PHASE_POINT = re.compile(r"\bPHASE \( (\d+) \)")
 
 
-def _phase_points(src: str) -> set[str]:
-    """The points of the PHASE(n) lines of a source (outside comments)."""
-    return set(PHASE_POINT.findall(" ".join(t.text for t in _tokens(src)
-                                            if t.kind not in ("space", "comment", "newline"))))
+def _phase_points(src: str) -> list[str]:
+    """The points of the PHASE(n) lines of a source (outside comments), in order."""
+    return PHASE_POINT.findall(" ".join(t.text for t in _tokens(src)
+                                        if t.kind not in ("space", "comment", "newline")))
 
 
 @functools.cache
@@ -621,27 +621,39 @@ def _jitter_points() -> frozenset[str]:
 
 CLOCK_READ = re.compile(r"mov\.[bu]64\s+[%\w$]+\s*,\s*%clock64$")
 JITTER_READS = 3   # clock64 reads of one point's wait: its hash, its start, its loop
+JITTER_SALT = 0xC2B2AE3D   # conv_jitter's hash takes point * this: an immediate for each point
 
 
 def _check_jitter(instructions: list[str], ex: Exercise) -> None:
-    """The stress build shakes the kernel at the skeleton's PHASE() points: each point the
+    """The stress build shakes the kernel at the skeleton's PHASE() points: each one the
     header's CONV_JITTER_POINTS enables compiles to a wait that reads clock64 at least
-    :data:`JITTER_READS` times. Fewer reads in the learner's stress build: a point deleted,
-    hidden in dead code or a string, or conv_jitter shadowed."""
-    points = sorted(_phase_points(ex.skeleton.read_text()) & _jitter_points(), key=int)
-    reads = sum(1 for i in instructions if CLOCK_READ.match(_opcode_and_rest(i)))
-    if reads < JITTER_READS * len(points):
+    :data:`JITTER_READS` times and hashes its point (``point * JITTER_SALT``, an immediate in
+    the PTX for every point but 0). Fewer reads than the skeleton's points need, or a point's
+    hash missing: a point deleted, hidden in dead code or a string, or conv_jitter shadowed."""
+    points = [p for p in _phase_points(ex.skeleton.read_text()) if p in _jitter_points()]
+    opcodes = [_opcode_and_rest(i) for i in instructions]
+    reads = sum(1 for op in opcodes if CLOCK_READ.match(op))
+    immediates = {int(v) for op in opcodes if op.startswith("xor.b32")
+                  for v in re.findall(r",\s*(-?\d+)$", op)}
+    hashed = {p for p in points if int(p) == 0 or
+              (int(p) * JITTER_SALT) % 2**32 in {v % 2**32 for v in immediates}}
+    missing = sorted(set(points) - hashed, key=int)
+    short = reads < JITTER_READS * len(points)
+    if short or missing:
+        found = ([f"its PTX reads the clock {reads} times, not {JITTER_READS * len(points)}"]
+                 if short else []) + ([f"it has no wait for PHASE({missing[0]})"] if missing else [])
         raise ExerciseError(
-            f"its stress build does not wait at the skeleton's PHASE() points (PHASE("
-            f"{'), PHASE('.join(points)}) each compile to a random wait under -DCONV_JITTER; "
-            f"its PTX reads the clock {reads} times, not {JITTER_READS * len(points)}): leave "
-            "every PHASE() line where the skeleton has it, in code that runs, and the names "
-            "of the common header as they are")
+            "its stress build does not wait at all the skeleton's PHASE() points (under "
+            "-DCONV_JITTER each of " + ", ".join(f"PHASE({p})" for p in sorted(set(points), key=int))
+            + f" compiles to a random wait; {' and '.join(found)}): leave every PHASE() line where "
+            "the skeleton has it, in code that runs, and the names of the common header as they "
+            "are")
 
 
 def _check_phases(src: str, ex: Exercise) -> None:
     """The skeleton's PHASE() points are all there: the stress build waits at them."""
-    if gone := sorted(_phase_points(ex.skeleton.read_text()) - _phase_points(src), key=int):
+    if gone := sorted(set(_phase_points(ex.skeleton.read_text())) - set(_phase_points(src)),
+                      key=int):
         raise ExerciseError(f"the skeleton's PHASE({gone[0]}) point is gone: leave every "
                             "PHASE() line where the skeleton has it (the check's stress build "
                             "waits there at random, to shake out races)")
@@ -698,7 +710,8 @@ def _check_preprocessing(src: str) -> None:
             raise ExerciseError(f"line {token.line}: {shown} is refused: every build the check "
                                 "makes must be the same kernel (a condition on the build's "
                                 "sizes or on the stress build would make the one the PTX is "
-                                "read from differ from the ones that run)")
+                                "read from differ from the ones that run); to check the sizes, "
+                                "use static_assert")
         elif name == "pragma" and (len(rest) < 2 or rest[1].text not in PRAGMAS):
             raise ExerciseError(f"line {token.line}: {shown} is refused: a kernel needs no "
                                 "#pragma but unroll and the like (nv_diag_suppress...)")
@@ -1367,6 +1380,14 @@ class _Flow:
 
 CP_ARRIVE = re.compile(r"cp\.async\.mbarrier\.arrive\b")   # copies that complete on an mbarrier
 PTX_OPERAND = re.compile(r"\S+\s+([%\w$]+)")                # an instruction's first operand
+PTX_ADDRESS = re.compile(r"\[([^\]]*)\]")                     # a memory operand
+
+
+def _slot(address: str) -> str:
+    """A memory operand as a name, the callee's return value and its caller's as one."""
+    return "mem:" + re.sub(r"\s+", "", address).replace("func_retval0", "retval0")
+
+
 PTX_OPERANDS = re.compile(r"(?<=[\s,\[{|!])([%\w$]+)")        # its register and name operands
 
 
@@ -1400,17 +1421,25 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
                 if target <= i and guard[2] == result[1] and not guard[1]:
                     return None   # back into the loop once the phase HAS completed
                 return target
-            operands = PTX_OPERANDS.findall(opcodes[j])
-            if len(operands) > 1 and tainted & set(operands[1:]):
+            address = PTX_ADDRESS.search(opcodes[j])
+            operands = PTX_OPERANDS.findall(PTX_ADDRESS.sub(" ", opcodes[j]))
+            if address and opcodes[j].startswith("st.") and tainted & set(operands):
+                tainted.add(_slot(address[1]))   # kept in memory (a volatile flag, a return)
+            elif address and opcodes[j].startswith("ld.") and _slot(address[1]) in tainted:
+                tainted.add(operands[0])
+            elif len(operands) > 1 and tainted & set(operands[1:]):
                 tainted.add(operands[0])   # what it computes from the result
         return None
 
     for i, op in enumerate(opcodes):
         if inside[i] and MB_WAIT.match(op) and decided(i, True) is not None:
             waits[i] = 1
+    before = [0]   # before[k]: the retry loops' waits among the first k instructions
+    for w in waits:
+        before.append(before[-1] + w)
     for i, op in enumerate(opcodes):   # first tries peeled off such a loop
         if not waits[i] and MB_WAIT.match(op) and (target := decided(i, False)) is not None \
-                and any(waits[k] for k in range(i + 1, min(target, len(opcodes)))):
+                and before[min(target, len(opcodes))] > before[i + 1]:
             waits[i] = 1
     return waits
 

@@ -446,7 +446,7 @@ ANSWERS.update({
 # NOT completed or branch nowhere; and right answers it refused: retry loops with a __nanosleep
 # back-off, whose first try the compiler peels off the loop. GPU verdicts of the three right
 # answers: unverified (no device time was left).
-JITTER = "its stress build does not wait at the skeleton's PHASE() points"
+JITTER = "its stress build does not wait at all the skeleton's PHASE() points"
 ANSWERS.update({
     "async_halo/phase_points_in_if_0.cu": everywhere(JITTER),
     "async_halo/lambda_shadows_conv_jitter.cu": everywhere(JITTER),
@@ -460,4 +460,20 @@ ANSWERS.update({
     "warp_specialized/ok_cuda_ptx_try_wait_do_while.cu": BULK_RIGHT,
     "warp_specialized/ok_try_wait_with_nanosleep_backoff.cu": BULK_RIGHT,
     "async_halo/ok_test_wait_with_nanosleep_backoff.cu": RIGHT,
+})
+
+# Found by a sixth red team (2026-12-01): PHASE points killed one at a time and their clock reads
+# made up elsewhere (the check now also finds each enabled point's hash in the stress build), a
+# retry loop whose result passes through a __noinline__ helper's return value (followed now); an
+# #if/#error guard on the sizes is refused with a pointer to static_assert. GPU verdicts of the
+# three right answers: unverified.
+ANSWERS.update({
+    "double_buffer/phase_5_in_dead_code.cu": everywhere(JITTER),
+    "async_halo/phase_4_dead_and_phase_0_twice.cu": everywhere(JITTER),
+    "warp_specialized/early_release_with_phase_4_dead.cu": everywhere(JITTER),
+    "warp_specialized/dead_phases_and_own_clock_reads.cu": everywhere(JITTER),
+    "warp_specialized/ok_noinline_try_helper.cu": BULK_RIGHT,
+    "warp_specialized/ok_for_ever_with_return_and_backoff.cu": BULK_RIGHT,
+    "async_halo/error_guard_on_the_sizes.cu": everywhere("use static_assert"),
+    "double_buffer/ok_static_assert_on_the_sizes.cu": RIGHT,
 })
