@@ -106,23 +106,47 @@ def _version(v: int) -> str:
     return f"{v // 1000}.{v % 1000 // 10}"
 
 
-def backend_summary() -> str:
+def backend_summary():
     """For the top of a notebook: what the numbers below come from, in lines of at most 80
-    characters (the book's text column)."""
+    columns (the book's text column), in both editions' languages (a
+    :class:`~kernels.edition.Text`)."""
     import textwrap
-    return "\n".join(textwrap.fill(line, 80, break_long_words=False)
-                     for line in _backend_summary().split("\n"))
+
+    from .edition import Text, wrap
+    said = _backend_summary()
+    return Text("\n".join(textwrap.fill(line, 80, break_long_words=False)
+                          for line in said.en.split("\n")),
+                "\n".join(part for line in said.ko.split("\n") for part in wrap(line, 80)))
 
 
-def _backend_summary() -> str:
+def _reason_ko(why: str) -> str:
+    """``_probe``'s reason (English, as device_info records it) in Korean."""
+    for en, ko in (("CuPy is not importable (", "CuPy를 가져올 수 없음("),
+                   ("no usable CUDA driver: ", "쓸 수 있는 CUDA 드라이버 없음: ")):
+        if why.startswith(en):
+            return ko + why[len(en):]
+    return {"no CUDA device": "CUDA 디바이스 없음"}.get(why, why)
+
+
+def _backend_summary():
+    from .edition import Text
     info = device_info()
     if info["backend"] != "gpu":
-        return (f"No GPU here ({info['reason']}).\nKernels run in the NumPy emulation; "
-                "timings shown are recorded GPU results, labelled as such.")
+        return Text(f"No GPU here ({info['reason']}).\nKernels run in the NumPy emulation; "
+                    "timings shown are recorded GPU results, labelled as such.",
+                    f"여기에는 GPU가 없습니다({_reason_ko(info['reason'])}).\n커널은 NumPy "
+                    "에뮬레이션으로 실행합니다. 보여 주는 시간은 GPU에서 기록한 결과이고, 기록이라고 표시해 둡니다.")
+    versions = (f"driver {info['driver']}, CUDA {info['cuda_runtime']}, CuPy {info['cupy']}",
+                f"드라이버 {info['driver']}, CUDA {info['cuda_runtime']}, CuPy {info['cupy']}")
     if "as_arch" in info:
-        return (f"GPU: as sm_{info['as_arch']}, on an {info['device']} (sm_{info['compute_capability']}; "
-                f"{ARCH_ENV}={info['as_arch']}: kernels built as compute_{info['as_arch']} PTX, and only "
-                f"what sm_{info['as_arch']} can run), driver {info['driver']}, CUDA {info['cuda_runtime']}, "
-                f"CuPy {info['cupy']}: kernels run live.")
-    return (f"GPU: {info['device']} (sm_{info['compute_capability']}), driver {info['driver']}, "
-            f"CUDA {info['cuda_runtime']}, CuPy {info['cupy']}: kernels run live.")
+        a, cc = info["as_arch"], info["compute_capability"]
+        return Text(f"GPU: as sm_{a}, on an {info['device']} (sm_{cc}; "
+                    f"{ARCH_ENV}={a}: kernels built as compute_{a} PTX, and only "
+                    f"what sm_{a} can run), {versions[0]}: kernels run live.",
+                    f"GPU: {info['device']} (sm_{cc})에서 sm_{a}로 실행합니다({ARCH_ENV}={a}: "
+                    f"커널을 compute_{a} PTX로 빌드하고, sm_{a}가 실행할 수 있는 것만 실행합니다). "
+                    f"{versions[1]}. 커널을 이 GPU에서 직접 실행합니다.")
+    return Text(f"GPU: {info['device']} (sm_{info['compute_capability']}), {versions[0]}: "
+                "kernels run live.",
+                f"GPU: {info['device']} (sm_{info['compute_capability']}), {versions[1]}. 커널을 이 "
+                "GPU에서 직접 실행합니다.")

@@ -14,8 +14,17 @@ number); the first column names its row (``<th scope="row">``).
 
 from __future__ import annotations
 
+import copy
 import html
 import re
+
+from .edition import Text, both, bundle, columns, of
+
+
+def _keep(value):
+    """A cell's text: a :class:`~kernels.edition.Text` kept as it is (both languages), anything
+    else as ``str``."""
+    return value if isinstance(value, Text) else str(value)
 
 _NUMBER = re.compile(r"[-+]?(\d[\d,]*\.?\d*|\.\d+)([eE][-+]?\d+)?[%*x]?")
 
@@ -32,17 +41,18 @@ class Table:
 
     def __init__(self, title: str, headers, rows, notes=(), *, widths=None, align=None,
                  sep: str = " ", strip: bool = False):
-        self.title = str(title)
-        self.headers = [str(h) for h in headers]
-        self.rows = [[str(c) for c in row] for row in rows]
-        self.notes = [str(n) for n in ([notes] if isinstance(notes, str) else notes)]
+        self.title = _keep(title)
+        self.headers = [_keep(h) for h in headers]
+        self.rows = [[_keep(c) for c in row] for row in rows]
+        self.notes = [_keep(n) for n in ([notes] if isinstance(notes, str) else notes)]
         columns = len(self.headers)
         for i, row in enumerate(self.rows):
             if len(row) != columns:
                 raise ValueError(f"row {i} has {len(row)} cells for {columns} columns: {row!r}")
+        self._natural = [max(len(c) for c in [h, *(r[j] for r in self.rows)])
+                         for j, h in enumerate(self.headers)]
         if widths is None:
-            widths = [max(len(c) for c in [h, *(r[j] for r in self.rows)])
-                      for j, h in enumerate(self.headers)]
+            widths = self._natural
         if align is None:
             align = ["<" if j == 0 or not any(r[j].strip() for r in self.rows)
                      or not all(_is_number(r[j]) for r in self.rows if r[j].strip()) else ">"
@@ -53,7 +63,9 @@ class Table:
         self.widths, self.align, self.sep, self.strip = list(widths), list(align), sep, strip
 
     def _line(self, cells) -> str:
-        line = self.sep.join(f"{c:{a}{w}}" for c, a, w in zip(cells, self.align, self.widths))
+        # padded to columns, not characters: a Hangul syllable takes two
+        line = self.sep.join(f"{c:{a}{w - columns(c) + len(c)}}"
+                             for c, a, w in zip(cells, self.align, self.widths))
         return line.rstrip() if self.strip else line
 
     def lines(self) -> list[str]:
@@ -63,6 +75,29 @@ class Table:
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
+
+    def in_(self, lang: str) -> "Table":
+        """This table with every :class:`~kernels.edition.Text` cell in ``lang``."""
+        t = copy.copy(self)
+        t.title = of(self.title, lang)
+        t.headers = [of(h, lang) for h in self.headers]
+        t.rows = [[of(c, lang) for c in row] for row in self.rows]
+        t.notes = [of(n, lang) for n in self.notes]
+        natural = [max(columns(c) for c in [h, *(r[j] for r in t.rows)])
+                   for j, h in enumerate(t.headers)]
+        if self.widths == self._natural:     # widths of its own: each language's own widths
+            t.widths = t._natural = natural
+        elif lang != "en":                   # widths given for the English: wide enough here
+            t.widths = [max(w, m) for w, m in zip(self.widths, natural)]
+        return t
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """Where some of its text is in both editions' languages, both tables (for ``translate
+        sync``); else the HTML and text forms."""
+        if not any(both(x) for x in [self.title, *self.headers, *self.rows, self.notes]):
+            return {"text/plain": str(self), "text/html": self._repr_html_()}
+        return bundle(lambda lang: {"text/plain": str(self.in_(lang)),
+                                    "text/html": self.in_(lang)._repr_html_()})
 
     def __repr__(self) -> str:
         return str(self)

@@ -1,8 +1,8 @@
-"""kernels.measure.chapter04: what notebook 04 reads from the recordings."""
+"""kernels.measure.recorded: what notebook 04 reads from the recordings beyond its tables."""
 
 import pytest
 
-from kernels.measure import chapter04 as c4, recorded
+from kernels.measure import recorded
 
 
 @pytest.fixture(scope="module")
@@ -17,37 +17,37 @@ def _row(name, tile=256, threads=256, blocks=8, k=5, ratio=1.0, **config):
 
 def test_configuration_shared_and_differing():
     rows = {"a": _row("a"), "b": _row("b"), "c": _row("c", tile=1024)}
-    assert c4.configuration(rows, ("a", "b")) == {"tile": 256, "threads": 256, "blocks_per_sm": 8}
+    assert recorded.configuration(rows, ("a", "b")) == {"tile": 256, "threads": 256, "blocks_per_sm": 8}
     with pytest.raises(ValueError, match="different"):
-        c4.configuration(rows, ("a", "c"))
+        recorded.configuration(rows, ("a", "c"))
     with pytest.raises(ValueError, match="no row"):
-        c4.configuration(rows, ("a", "z"))
+        recorded.configuration(rows, ("a", "z"))
 
 
 def test_one_tile_in_flight():
-    assert c4.one_tile_in_flight(_row("a")) == 8 * 260 * 4   # 8 blocks x (256 + 4) floats
+    assert recorded.one_tile_in_flight(_row("a")) == 8 * 260 * 4   # 8 blocks x (256 + 4) floats
 
 
 def test_recorded_puzzle_configuration(result):
     at = recorded.rows_at(result)
-    c = c4.configuration(at, ("naive", "tiled_sync", "async_halo", "puzzle28"))
+    c = recorded.configuration(at, ("naive", "tiled_sync", "async_halo", "puzzle28"))
     assert c["tile"] == 256 and c["threads"] == 256
     needed = recorded.littles_law(result)["needed"]
-    assert c4.one_tile_in_flight(at["async_halo"]) < needed   # below what the copy rate needs
+    assert recorded.one_tile_in_flight(at["async_halo"]) < needed   # below what the copy rate needs
 
 
 def test_asynchrony_cost(result):
     at = recorded.rows_at(result)
-    cost = c4.asynchrony_cost(result, at)
-    assert set(c4.tuned_asynchronous(result)) == {"pipelined", "bulk", "warp_specialized"}
+    cost = recorded.asynchrony_cost(result, at)
+    assert set(recorded.tuned_asynchronous(result)) == {"pipelined", "bulk", "warp_specialized"}
     assert cost["control"] < cost["lo"] <= cost["hi"]
     assert cost["cost"] == pytest.approx(cost["lo"] / cost["control"] - 1)
     with pytest.raises(ValueError):
-        c4.asynchrony_cost(result, {"copy": at["copy"]})
+        recorded.asynchrony_cost(result, {"copy": at["copy"]})
 
 
 def test_schedule_gap(result):
-    gap = c4.schedule_gap(result)
+    gap = recorded.schedule_gap(result)
     assert gap and set(gap) <= set(result["configs"])
     for g in gap.values():
         assert g["persistent"] > g["per_tile"]   # same bytes in flight, persistent slower
@@ -55,8 +55,8 @@ def test_schedule_gap(result):
 
 def test_drift_seen(result):
     rec = recorded.load("h200_roofline")
-    seen = c4.drift_seen(result, rec)
+    seen = recorded.drift_seen(result, rec)
     assert 0 < seen < recorded.RUN_TO_RUN          # the margin sits above what was seen
-    assert c4.drift_seen(result, result) == 0
+    assert recorded.drift_seen(result, result) == 0
     with pytest.raises(ValueError):
-        c4.drift_seen(result, {"rows": []})
+        recorded.drift_seen(result, {"rows": []})

@@ -276,9 +276,11 @@ def test_the_gpu_builds_compile_without_a_gpu(name, tmp_path, monkeypatch):
                           exercise._private_include(tmp_path))
     cases = json.loads((tmp_path / "cases.json").read_text())
     assert [exercise.Case(*(c[f] for f in exercise.Case._fields)) for c in cases] == [
-        c._replace(blocks=c.grid()) for c in (*ex.cases, ex.stress)]
-    assert [c["jitter"] for c in cases] == [False] * len(ex.cases) + [True]
-    assert [c["launches"] for c in cases] == [1] * len(ex.cases) + [exercise.STRESS_LAUNCHES]
+        c._replace(blocks=c.grid()) for c in (*ex.cases, *ex.stresses)]
+    # every build is a stress build; "jitter" marks the stress cases, launched several times
+    stress = len(ex.stresses)
+    assert [c["jitter"] for c in cases] == [False] * len(ex.cases) + [True] * stress
+    assert [c["launches"] for c in cases] == [1] * len(ex.cases) + [exercise.STRESS_LAUNCHES] * stress
     assert all(c["kernel"] == ex.kernel for c in cases)
     assert all(c["block_threads"] == c["threads"] + 32 * ex.producer_warp for c in cases)
     assert all((tmp_path / c["binary"]).read_bytes()[:4] == b"\x7fELF" for c in cases)
@@ -289,7 +291,7 @@ def test_every_case_is_a_valid_launch(name):
     """Each case within the kernel's limits: whole warps, K no longer than the tile, and for
     the staged kernels a launch the book's own launcher accepts."""
     ex = exercise.get(name)
-    for case in (*ex.cases, ex.stress):
+    for case in (*ex.cases, *ex.stresses):
         assert case.threads % 32 == 0 and 1 <= case.k <= case.tile and case.grid() >= 1
         if case.stages:
             kernels.launch_config(case.n, case.k, case.tile, case.threads, name, case.stages)
@@ -673,7 +675,8 @@ def test_the_control_flow_is_walked_in_linear_time():
     instructions = ([".entry k {", copy] + ["{"] * depth
                     + [f"L{i}:" if i % 2 else f"@%p1 bra L{i + 1}" for i in range(branches)]
                     + ["brx.idx %r1, T", "E:", "bar.sync 0", "ld.shared.f32 %f1, [%rd1]",
-                       "bar.sync 0", copy, "cp.async.wait_all", "bar.sync 0", "@%p2 bra L1"]
+                       "bar.sync 0", copy, "cp.async.commit_group", "cp.async.wait_group 1",
+                       "bar.sync 0", "@%p2 bra L1"]
                     + ["}"] * depth + ["ret", "}"])
     started = time.perf_counter()
     exercise._check_structure(instructions, exercise.get("double_buffer").steps)

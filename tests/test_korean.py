@@ -4,6 +4,7 @@ cell kept (directives, roles, math, code, links, numbers), the glossary's terms,
 configuration that matches the English one. The built editions are tested in test_book.py."""
 
 import collections
+import copy
 import json
 import os
 import re
@@ -15,6 +16,7 @@ import nbformat
 import pytest
 import yaml
 
+from kernels import edition
 from kernels.publish import notebooks as nbtools, translate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,12 +37,19 @@ def test_the_korean_edition_is_complete_and_current():
 @pytest.mark.parametrize("en, ko", PAIRS, ids=lambda p: p.name)
 def test_code_cells_are_the_english_ones(en, ko):
     """Same cells in the same order; every code cell identical (source, outputs, execution count,
-    metadata and tags, id); markdown cells differ only in their text; the notebook's metadata is
-    the English one's plus where it comes from."""
+    metadata and tags, id), except that an output made in both languages shows its Korean words
+    (the English run's, from the output's metadata); markdown cells differ only in their text;
+    the notebook's metadata is the English one's plus where it comes from."""
     a, b = nbformat.read(en, as_version=4), nbformat.read(ko, as_version=4)
     assert [c.cell_type for c in a.cells] == [c.cell_type for c in b.cells]
     for i, (x, y) in enumerate(zip(a.cells, b.cells)):
         if x.cell_type == "code":
+            x = copy.deepcopy(x)
+            for output in x.get("outputs", []):
+                editions = output.get("metadata", {}).get(edition.KEY, {}).get("editions", {})
+                if "ko" in editions:
+                    assert output["data"] == editions["en"], f"{en.name} cell {i}"
+                    output["data"] = editions["ko"]
             assert x == y, f"{ko.name} cell {i} is not {en.name}'s"
         else:
             assert (x.get("id"), x.metadata) == (y.get("id"), y.metadata), f"{ko.name} cell {i}"
@@ -331,6 +340,79 @@ def test_the_prose_uses_the_glossarys_terms():
         assert not used, f"{where} uses {used}: the glossary (ko/book/glossary.md) says otherwise"
 
 
+# --- the style of issue 24 (/work/notes/ko_style.md): punctuation, spacing, the decided forms ----
+
+HIDDEN = "‹›"          # what stands in for code and math: neither a digit, Hangul nor a space
+STYLE = [
+    (re.compile(r"[가-힣][)\]'\"’”]*[ \t]*;"),
+     "a semicolon after Korean: end the sentence (…합니다.) or restructure"),
+    (re.compile(r"(?:다|요):"),
+     "a colon straight after a sentence: two sentences, a noun phrase (예:, 결과:) or 다음과 같습니다."),
+    (re.compile(r"\d[ \t]+%"), "a space before %: 7.7%, 19%"),
+    (re.compile(r"십시오"), "-십시오: the book says -세요"),
+    (re.compile(r"\d[ \t]+(?:바이트(?!코드|열)|개(?![념선발요별인체방행편입성])|배(?![열치포정경수달리])"
+                r"|번(?![호역지거식창영복])|비트(?!맵|레이트))"),
+     "a counter spaced from its numeral: 39바이트, 64개, 4배, 2번, 16비트"),
+    (re.compile(r"리스팅"), "리스팅: 코드 (or 소스, 소스 코드)"),
+    (re.compile(r"윈도(?!우)"), "윈도: 윈도우"),
+    (re.compile(r"장치[ \t]*간[ \t]*복사"), "장치 간 복사: 디바이스 간 복사"),
+    (re.compile(r"흔들림"), "흔들림: 실행 간 편차 (run-to-run drift)"),
+    (re.compile(r"대어[ \t]*잽"), "대어 잽니다 (against): 비교해, ~에 견주어, ~ 대비"),
+    (re.compile(r"살아[ \t]*움직"), "살아 움직입니다 (live): 실시간으로, 직접 바꿔 볼 수 있는"),
+]
+
+
+def _prose(text):
+    """The Korean a reader reads as prose: code blocks, literalinclude, directive options, code
+    spans (glue and term roles with them), {doc} targets, links' addresses and math hidden."""
+    text = BACKTICK_DIRECTIVE.sub(HIDDEN, text)
+    text = CODE_BLOCK.sub(HIDDEN, text)
+    text = DISPLAY_MATH.sub(HIDDEN, text)
+    text = DOC_ROLE.sub(HIDDEN, text)
+    text = INLINE_CODE.sub(HIDDEN, text)
+    text = LINK.sub(lambda m: "]" + HIDDEN if m.group(1) else HIDDEN, text)
+    text = INLINE_MATH.sub(HIDDEN, text)
+    return OPTION.sub(HIDDEN, text)
+
+
+def style_problems(text):
+    """(the rule broken, the snippet that breaks it) for each place the style decisions are
+    broken in `text`, a Markdown cell or page."""
+    prose = _prose(text)
+    out = []
+    for rule, why in STYLE:
+        for m in rule.finditer(prose):
+            snippet = prose[max(0, m.start() - 15):m.end() + 15].replace("\n", " ")
+            out.append((why, snippet.strip()))
+    return out
+
+
+@pytest.mark.parametrize("where, en, ko, kind", TRANSLATED, ids=[t[0] for t in TRANSLATED])
+def test_korean_style_follows_the_editors_decisions(where, en, ko, kind):
+    """Issue 24's decisions (/work/notes/ko_style.md) in every translated cell and page, outside
+    code and math: no semicolon after Korean, no colon straight after a sentence, % and Korean
+    counters attached to their numerals, -세요 not -십시오, and none of the forms replaced."""
+    problems = style_problems(ko)
+    assert not problems, f"{where}: {len(problems)} style problem(s):\n" + "\n".join(
+        f"  {why}: «{snippet}»" for why, snippet in problems)
+
+
+@pytest.mark.parametrize("text, caught", [
+    ("블록은 끝납니다; 그다음", True), ("끝냅니다(예외);", True), ("헤일로입니다: 블록은", True),
+    ("결과: 256개", False), ("예: `x`", False), ("7.7 %", True), ("7.7%", False),
+    ("실행하십시오.", True), ("실행하세요.", False), ("39 바이트", True), ("64 개의", True),
+    ("4 배로", True), ("2 번째", True), ("16 비트", True), ("2 배열", False), ("3 개념", False),
+    ("1 번호", False), ("바이트 64개", False), ("리스팅", True), ("윈도", True), ("윈도우", False),
+    ("장치 간 복사", True), ("디바이스 간 복사", False), ("실행 간 흔들림", True),
+    ("대어 잽니다", True), ("살아 움직입니다", True), ("15 KiB, 129 µs", False),
+    ("`a; b`와 `x: y`", False), ("$K = 5$ %", False), ("```\n합니다: 1 개\n```\n", False),
+    (":::{admonition} 답\n:start-at: // Phase 3: wait 2 개\n:::", False),
+    ("[리스팅 없음](https://example.org/윈도)", True), ("[코드](../윈도.md)", False),
+])
+def test_the_style_check_catches_what_it_should_and_spares_code(text, caught):
+    assert bool(style_problems(text)) == caught, (text, style_problems(text))
+
+
 # --- the configuration ----------------------------------------------------------------------
 
 def test_korean_config_matches_the_english_one():
@@ -344,6 +426,8 @@ def test_korean_config_matches_the_english_one():
     for key in ("launch_buttons", "html", "parse", "execute", "only_build_toc_files"):
         assert ko[key] == en[key], key
     same = {k: (ROOT / v).resolve() for k, v in en["sphinx"]["local_extensions"].items()}
+    # the English edition's extensions, and the Korean one's own (anchors, search: korean.py)
+    same["korean"] = (ROOT / "book" / "_ext").resolve()
     assert {k: (KO / v).resolve() for k, v in ko["sphinx"]["local_extensions"].items()} == same
     assert (en["sphinx"]["config"]["edition_link"]["path"], ko["sphinx"]["config"]["edition_link"]["path"]) \
         == ("ko", "..")

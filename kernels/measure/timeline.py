@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import layout, variants as V
 from ..compile import KERNEL_DIR, Build, compiled_file
+from ..edition import Text, of
 from ..geometry import launch_config
 from ..launch import prepare
 from ..reference import random_inputs
@@ -397,8 +398,9 @@ def measure_all() -> dict:
 
 @dataclass(frozen=True)
 class Source:
-    """Where measurements come from: ``text`` in full (what ``str()`` gives), ``short`` in a few
-    words, for a figure's title."""
+    """Where measurements come from: ``text`` in full (what ``str()`` gives; a
+    :class:`~kernels.edition.Text`, in both editions' languages), ``short`` in a few words, for a
+    figure's title (figures stay English)."""
 
     text: str
     short: str
@@ -416,13 +418,28 @@ def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
     if gpu_available():
         data = measure_all()
         live = f"measured live on {data['provenance']['device']}"
-        return data, Source(live, live)
+        return data, Source(Text(live, f"{data['provenance']['device']}에서 지금 직접 잰 값"), live)
     from .recorded import load
     data = load(recorded)
     p = data["provenance"]
     short = f"RECORDED on {p['device']}"
-    return data, Source(f"{short} (driver {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}); "
-                        "no GPU here", short)
+    return data, Source(Text(f"{short} (driver {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}); "
+                             "no GPU here",
+                             f"{p['device']}에서 기록한 값(드라이버 {p['driver']}, CuPy {p['cupy']}, "
+                             f"{p['date'][:10]}). 여기에는 GPU가 없습니다."), short)
+
+
+def data_note(data: dict, source: Source) -> Text:
+    """What notebook 02 says of ``load_or_measure``'s result: where it comes from, and how often
+    %globaltimer ticks there (the measured timelines' resolution)."""
+    timer = record("data['timer']", record("data", data, ("timer",))["timer"],
+                   ("min_step_ns", "median_step_ns"))
+    step, median = timer["min_step_ns"], timer["median_step_ns"]
+    return Text(f"{of(source.text, 'en')}\n%globaltimer ticks every {step} ns at best (median step "
+                f"{median:.0f} ns): the timelines' resolution",
+                f"{of(source.text, 'ko')}\n"
+                f"%globaltimer의 눈금은 가장 짧을 때 {step} ns, 중앙값 {median:.0f} ns 간격입니다. "
+                "이것이 타임라인의 해상도입니다.")
 
 
 def records(data: dict, variant: str, which: str = "seed") -> np.ndarray:
@@ -456,6 +473,11 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
+def _ratio(x: float) -> Text:
+    """1.18 -> "1.18x" in English, "1.18배" in Korean (a ratio in a sentence of either edition)."""
+    return Text(f"{x:.2f}x", f"{x:.2f}배")
+
+
 def recording_numbers(data: dict) -> dict[str, str]:
     """Where the page's numbers come from: ``rec_device``, ``rec_date`` (YYYY-MM-DD),
     ``rec_sms`` (its SMs) and ``rec_l2`` (its L2 cache, MiB)."""
@@ -471,7 +493,7 @@ def model_numbers(**params) -> dict[str, str]:
     t = model_totals(**params)
     return {"model_sync": _cyc(t["sync"]), "model_async": _cyc(t["async"]),
             "model_saved": _cyc(t["saved"]), "model_less": f"{100 * t['less_time']:.1f}%",
-            "model_speedup": f"{t['speedup']:.2f}x"}
+            "model_speedup": _ratio(t["speedup"])}
 
 
 def taps_numbers(data: dict) -> dict[str, str]:
@@ -527,7 +549,7 @@ def occupancy_numbers(data: dict) -> dict[str, str]:
     seed, large = o["seed"], o["large"]
     return {"occ_seed_sync": _cyc(seed["tiled_sync"]["block_ns"]),
             "occ_seed_async": _cyc(seed["async_halo"]["block_ns"]),
-            "occ_async_gain": f"{seed['tiled_sync']['block_ns'] / seed['async_halo']['block_ns']:.2f}x",
+            "occ_async_gain": _ratio(seed["tiled_sync"]["block_ns"] / seed["async_halo"]["block_ns"]),
             "occ_large_resident": str(max(large[v]["resident"] for v in large)),
             "occ_large_sync": _cyc(large["tiled_sync"]["block_ns"]),
             "occ_large_per_sync": _cyc(large["tiled_sync"]["ns_per_block"]),
@@ -552,12 +574,17 @@ def tuned_rows(roof: dict, n: int = TUNED_N) -> dict:
     """From a roofline recording (kernels/recorded/h200_roofline.json, chapter 05), tiled_sync and
     async_halo each tuned at size ``n``: ``{k: {"tiled_sync": row, "async_halo": row}}`` for the
     K that both have (a row: ``median_us``, ``config`` with the tuned ``tile``)."""
-    rows = valid_rows("roof['rows']", record("roof", roof, ("rows",))["rows"],
-                      ("name", "n", "k", "median_us", "config"))
+    from .recorded import roofline_rows   # the roofline recording's reader
+    valid_rows("roof['rows']", record("roof", roof, ("rows",))["rows"],
+               ("name", "n", "k", "median_us", "config"))
+    try:
+        at = roofline_rows(roof, n)
+    except ValueError:
+        at = {}
     by = {}
-    for r in rows:
-        if r["n"] == n and r["name"] in ("tiled_sync", "async_halo"):
-            by.setdefault(r["k"], {})[r["name"]] = r
+    for name in ("tiled_sync", "async_halo"):
+        for r in at.get(name, []):
+            by.setdefault(r["k"], {})[name] = r
     both = {k: v for k, v in sorted(by.items()) if len(v) == 2}
     if not both:
         raise ValueError(f"roof has no tuned tiled_sync and async_halo rows at n = {n}")
@@ -613,82 +640,176 @@ def seed_saving(data: dict, described: dict, tolerance: float = SEED_SAVING_TOLE
 def text_claims(data: dict) -> list[dict]:
     """The statements notebook 02's text makes from the H200 recording, checked on ``data``
     (a timeline measurement): each ``{"says": the statement, "holds": bool, "numbers": what
-    ``data`` shows}``."""
+    ``data`` shows}``, ``says`` and ``numbers`` in both editions' languages
+    (:class:`~kernels.edition.Text`; the Korean ``says`` a quotable plain sentence)."""
     t, s, o = taps_lesson(data), overlap_saving(data), _occupancies(data)
     seed, large = o["seed"], o["large"]
     m = model_totals(**measured_preset(data))
     resident = max(sm_occupancy(records(data, v))["resident"] for v in TIMELINE_VARIANTS)
     overlapped = large["tiled_sync"]["block_ns"] / large["tiled_sync"]["ns_per_block"]
     gain = seed["tiled_sync"]["block_ns"] / seed["async_halo"]["block_ns"]
-    kernel = ", ".join(f"{_pct(f)} at N = 2^{n.bit_length() - 1}" for n, f in s["kernel_less"].items())
+    sizes = {n: f"2^{n.bit_length() - 1}" for n in s["kernel_less"]}
+    kernel = Text(", ".join(f"{_pct(f)} at N = {sizes[n]}" for n, f in s["kernel_less"].items()),
+                  ", ".join(f"N = {sizes[n]}에서 {_pct(f)}" for n, f in s["kernel_less"].items()))
+    taps, per_load = _cyc(t["taps"]["tiled_sync"]), _cyc(t["tile_per_load"])
+    block_a, block_s = _cyc(s["block_cycles"]["async_halo"]), _cyc(s["block_cycles"]["tiled_sync"])
+    seed_a, seed_s = _cyc(seed["async_halo"]["block_ns"]), _cyc(seed["tiled_sync"]["block_ns"])
+    per_a, per_s = _cyc(large["async_halo"]["ns_per_block"]), _cyc(large["tiled_sync"]["ns_per_block"])
     return [
-        {"says": "at N = 16384 each SM runs one block", "holds": resident == 1,
-         "numbers": f"up to {resident} block{'s' if resident > 1 else ''} at once on an SM"},
-        {"says": "tiled_sync's taps load takes several times the puzzle's 100 cycles",
-         "holds": t["taps_over_puzzle"] >= 2, "numbers": f"{_cyc(t['taps']['tiled_sync'])} cycles"},
-        {"says": "the taps load takes about as long as one of thread 0's tile loads",
+        {"says": Text("at N = 16384 each SM runs one block",
+                      "N = 16384에서는 SM마다 블록을 하나씩 실행한다"), "holds": resident == 1,
+         "numbers": Text(f"up to {resident} block{'s' if resident > 1 else ''} at once on an SM",
+                         f"SM 하나에 동시에 블록 최대 {resident}개")},
+        {"says": Text("tiled_sync's taps load takes several times the puzzle's 100 cycles",
+                      "tiled_sync의 탭 로드는 퍼즐이 말하는 100사이클의 몇 배가 걸린다"),
+         "holds": t["taps_over_puzzle"] >= 2, "numbers": Text(f"{taps} cycles", f"{taps}사이클")},
+        {"says": Text("the taps load takes about as long as one of thread 0's tile loads",
+                      "탭 로드는 스레드 0의 타일 로드 하나와 비슷하게 걸린다"),
          "holds": 0.5 <= t["taps_over_load"] <= 2,
-         "numbers": f"{_cyc(t['taps']['tiled_sync'])} against {_cyc(t['tile_per_load'])} cycles"},
-        {"says": "async_halo's block takes fewer cycles than tiled_sync's", "holds": s["block_less"] > 0,
-         "numbers": f"{_cyc(s['block_cycles']['async_halo'])} against "
-                    f"{_cyc(s['block_cycles']['tiled_sync'])} cycles"},
-        {"says": "that saving is most of tiled_sync's taps load", "holds": s["taps_hidden"] > 0.5,
-         "numbers": f"{_pct(s['taps_hidden'])} of it"},
-        {"says": "at N = 16384 async_halo's block is the shorter",
+         "numbers": Text(f"{taps} against {per_load} cycles", f"{taps}사이클 대 {per_load}사이클")},
+        {"says": Text("async_halo's block takes fewer cycles than tiled_sync's",
+                      "async_halo의 블록은 tiled_sync의 블록보다 사이클이 적게 걸린다"),
+         "holds": s["block_less"] > 0,
+         "numbers": Text(f"{block_a} against {block_s} cycles", f"{block_a}사이클 대 {block_s}사이클")},
+        {"says": Text("that saving is most of tiled_sync's taps load",
+                      "그 절약은 tiled_sync 탭 로드의 대부분이다"), "holds": s["taps_hidden"] > 0.5,
+         "numbers": Text(f"{_pct(s['taps_hidden'])} of it", f"탭 로드의 {_pct(s['taps_hidden'])}")},
+        {"says": Text("at N = 16384 async_halo's block is the shorter",
+                      "N = 16384에서는 async_halo의 블록이 더 짧다"),
          "holds": seed["async_halo"]["block_ns"] < seed["tiled_sync"]["block_ns"],
-         "numbers": f"{_cyc(seed['async_halo']['block_ns'])} ns against "
-                    f"{_cyc(seed['tiled_sync']['block_ns'])} ns"},
-        {"says": "async_halo takes less kernel-only time than tiled_sync at both sizes",
-         "holds": all(f > 0 for f in s["kernel_less"].values()), "numbers": f"less time: {kernel}"},
-        {"says": "at N = 2^24 async_halo's SMs take less time per block than tiled_sync's",
+         "numbers": Text(f"{seed_a} ns against {seed_s} ns", f"{seed_a} ns 대 {seed_s} ns")},
+        {"says": Text("async_halo takes less kernel-only time than tiled_sync at both sizes",
+                      "두 크기 모두에서 async_halo의 커널만의 시간이 tiled_sync보다 짧다"),
+         "holds": all(f > 0 for f in s["kernel_less"].values()),
+         "numbers": Text("less time: ", "") + kernel + Text("", " 단축")},
+        {"says": Text("at N = 2^24 async_halo's SMs take less time per block than tiled_sync's",
+                      "N = 2^24에서는 async_halo의 SM이 tiled_sync의 SM보다 블록당 시간이 짧다"),
          "holds": large["async_halo"]["ns_per_block"] < large["tiled_sync"]["ns_per_block"],
-         "numbers": f"{_cyc(large['async_halo']['ns_per_block'])} against "
-                    f"{_cyc(large['tiled_sync']['ns_per_block'])} ns"},
-        {"says": "occupancy hides more than asynchrony", "holds": overlapped > gain,
-         "numbers": f"{overlapped:.1f} blocks overlapped against a {gain:.2f}x shorter block"},
-        {"says": "the model with the measured phases promises the async block more than it gets",
+         "numbers": Text(f"{per_a} against {per_s} ns", f"{per_a} ns 대 {per_s} ns")},
+        {"says": Text("occupancy hides more than asynchrony", "점유율이 비동기성보다 더 많이 감춘다"),
+         "holds": overlapped > gain,
+         "numbers": Text(f"{overlapped:.1f} blocks overlapped against a {gain:.2f}x shorter block",
+                         f"겹친 블록 {overlapped:.1f}개 대 {gain:.2f}배 짧아진 블록")},
+        {"says": Text("the model with the measured phases promises the async block more than it gets",
+                      "잰 단계 값을 넣은 모델은 비동기 블록에 실제로 얻는 것보다 큰 단축을 약속한다"),
          "holds": m["less_time"] > s["block_less"],
-         "numbers": f"{_pct(m['less_time'])} promised, {_pct(s['block_less'])} measured"},
+         "numbers": Text(f"{_pct(m['less_time'])} promised, {_pct(s['block_less'])} measured",
+                         f"약속 {_pct(m['less_time'])}, 측정 {_pct(s['block_less'])}")},
     ]
 
 
-def against_the_text(data: dict, described: dict) -> str:
+def against_the_text(data: dict, described: dict) -> Text:
     """A few lines for the reader: which of ``text_claims`` that hold in ``described`` (the
     recording the text was written from) ``data`` contradicts, with ``data``'s numbers; a line
     when the puzzle-size saving the text states is more than ``SEED_SAVING_TOLERANCE`` from
     ``data``'s (:func:`seed_saving`); on a GPU below sm_80 also why (its asynchronous copies are
-    synchronous)."""
+    synchronous). In both editions' languages (:class:`~kernels.edition.Text`)."""
     record("data", data, ("provenance",)), record("described", described, ("provenance",))
+    there_device = described["provenance"]["device"]
     if data["provenance"] == described["provenance"]:
-        return (f"These are the numbers of the recording the text describes "
-                f"({described['provenance']['device']}): every statement above is about them.")
+        return Text(f"These are the numbers of the recording the text describes "
+                    f"({there_device}): every statement above is about them.",
+                    f"본문이 설명하는 기록({there_device})의 숫자입니다. 위의 진술은 모두 이 숫자에 "
+                    "관한 것입니다.")
     here, there = text_claims(data), text_claims(described)
     device = data["provenance"].get("device", "this GPU")
+    device_ko = data["provenance"].get("device", "이 GPU")
     wrong = [h for h, d in zip(here, there) if d["holds"] and not h["holds"]]
     seed = seed_saving(data, described)
     lines = []
     if not wrong:
-        lines.append(f"On your {device}, every statement the text makes from the "
-                     f"{described['provenance']['device']} holds"
-                     + ("." if seed["close"] else ", but one of its numbers differs:"))
+        lines.append(Text(f"On your {device}, every statement the text makes from the {there_device} "
+                          "holds" + ("." if seed["close"] else ", but one of its numbers differs:"),
+                          f"여러분의 {device_ko}에서도 본문이 {there_device}의 기록으로 한 진술이 모두 "
+                          "성립합니다." + ("" if seed["close"] else " 다만 숫자 하나가 다릅니다.")))
     else:
-        lines.append(f"On your {device}, {len(wrong)} of the {len(here)} statements the text makes "
-                     f"from the {described['provenance']['device']} do not hold:")
-        lines += [f"- the text says {h['says']}; here: {h['numbers']}" for h in wrong]
+        lines.append(Text(f"On your {device}, {len(wrong)} of the {len(here)} statements the text makes "
+                          f"from the {there_device} do not hold:",
+                          f"여러분의 {device_ko}에서는 본문이 {there_device}의 기록으로 한 진술 "
+                          f"{len(here)}개 가운데 {len(wrong)}개가 성립하지 않습니다."))
+        lines += [Text(f"- the text says {h['says'].en}; here: {h['numbers'].en}",
+                       f"- 본문은 “{h['says'].ko}”라고 하지만, 여기서 잰 값은 {h['numbers'].ko}입니다.")
+                  for h in wrong]
     if not seed["close"]:
-        lines.append(f"- the text says async_halo takes {_pct(seed['there'])} less kernel-only time "
-                     f"than tiled_sync at N = {seed['n']} (the recording's); here: "
-                     f"{100 * seed['here']:.1f}% ({seed['async_us']:.2f} against "
-                     f"{seed['sync_us']:.2f} µs), more than {100 * SEED_SAVING_TOLERANCE:.0f} "
-                     f"points away. Much of a kernel this short is its launch (chapter 05), and the "
-                     f"gap moves from run to run; at N = 2^{seed['large_n'].bit_length() - 1}, "
-                     f"where the launch is a small part, your run gives {100 * seed['large']:.1f}% "
-                     f"less.")
+        large = f"2^{seed['large_n'].bit_length() - 1}"
+        lines.append(Text(
+            f"- the text says async_halo takes {_pct(seed['there'])} less kernel-only time "
+            f"than tiled_sync at N = {seed['n']} (the recording's); here: "
+            f"{100 * seed['here']:.1f}% ({seed['async_us']:.2f} against "
+            f"{seed['sync_us']:.2f} µs), more than {100 * SEED_SAVING_TOLERANCE:.0f} "
+            f"points away. Much of a kernel this short is its launch (chapter 05), and the "
+            f"gap moves from run to run; at N = {large}, "
+            f"where the launch is a small part, your run gives {100 * seed['large']:.1f}% "
+            f"less.",
+            f"- 본문은 “N = {seed['n']}에서 async_halo의 커널만의 시간이 tiled_sync보다 "
+            f"{_pct(seed['there'])} 짧다”라고 하지만(기록의 값), 여기서는 {100 * seed['here']:.1f}%"
+            f"({seed['async_us']:.2f} µs 대 {seed['sync_us']:.2f} µs)로 "
+            f"{100 * SEED_SAVING_TOLERANCE:.0f}%포인트 넘게 다릅니다. 이렇게 짧은 커널은 시간의 "
+            f"상당 부분이 런치이고(05장), 그 차이는 실행 간 편차로 움직입니다. 런치의 몫이 작은 "
+            f"N = {large}에서는 여러분의 실행에서 시간이 {100 * seed['large']:.1f}% 짧습니다."))
     cc = data["provenance"].get("compute_capability")
     if isinstance(cc, int) and cc < 80:
-        lines.append(f"(sm_{cc}: below sm_80 the asynchronous copy is a plain synchronous one, so "
-                     "async_halo has no asynchrony to show here.)")
-    return "\n".join(lines)
+        lines.append(Text(f"(sm_{cc}: below sm_80 the asynchronous copy is a plain synchronous one, so "
+                          "async_halo has no asynchrony to show here.)",
+                          f"(sm_{cc}: sm_80 미만에서는 비동기 복사가 평범한 동기식 복사라서, 여기서는 "
+                          "async_halo가 보여 줄 비동기성이 없습니다.)"))
+    return Text("\n", "\n").join(lines)
+
+
+# --- the tables of notebook 02 (titles and word headers in both editions' languages) ----------
+
+def model_table(rows, bytes_per_cycle: float = 16.0):
+    """Notebook 02's table of the model at ``bytes_per_cycle``: ``rows`` of (blocks per SM, sync
+    cycles, async cycles, less time)."""
+    from ..tables import Table
+    bw = f"{number('bytes_per_cycle', bytes_per_cycle, lo=0, lo_open=True):g}"
+    return Table(Text(f"The model at {bw} B/cycle, in cycles", f"{bw} B/cycle에서의 모델(단위: 사이클)"),
+                 [Text("blocks per SM", "SM당 블록"), "sync", "async", Text("less time", "시간 단축")],
+                 rows)
+
+
+def phase_table(data: dict):
+    """Thread 0's median cycles per phase in ``data`` (a timeline measurement), variant by
+    variant, beside the puzzle's illustrative cycles (the phases keep their names, as the
+    figures and the text quote them)."""
+    _measurement("data", data)
+    from ..tables import Table
+    variants = TIMELINE_VARIANTS
+    return Table("", [Text("phase", "단계"), Text("puzzle (illustrative)", "퍼즐(예시)"), *variants],
+                 [[phase, SEED_CYCLES.get(phase, ""),
+                   *(f"{_cycles_of('variant', data, v)[phase]:.0f}" for v in variants)]
+                  for phase, *_ in TRACE_PHASES])
+
+
+def occupancy_table(data: dict):
+    """How the blocks of ``data`` (a timeline measurement) shared their SMs (:func:`sm_occupancy`),
+    at Puzzle 28's size and at N = 2^24."""
+    from ..tables import Table
+    device = record("data['provenance']", record("data", data, ("provenance",))["provenance"],
+                    ("device",))["device"]
+    rows = []
+    for which, size in (("seed", "N = 2^14"), ("large", "N = 2^24")):
+        for v in TIMELINE_VARIANTS:
+            o = sm_occupancy(records(data, v, which))
+            rows.append([f"{size} {v}", o["resident"], f"{o['block_ns']:.0f} ns",
+                         f"{o['ns_per_block']:.0f} ns", f"{o['block_ns'] / o['ns_per_block']:.1f}"])
+    return Table(Text(f"Recorded on the {device}; at N = 2^24 the first {KEEP_SMS} SMs, "
+                      f"blocks started in the first {KEEP_US:.0f} µs",
+                      f"{device}에서 기록. N = 2^24에서는 처음 SM {KEEP_SMS}개, 처음 "
+                      f"{KEEP_US:.0f} µs 안에 시작한 블록"),
+                 ["", Text("at once", "동시에"), Text("one block", "블록 하나"),
+                  Text("SM per block", "블록당 SM 시간"), Text("overlapped", "겹침")], rows, align="<>>>>")
+
+
+def overhead_table(data: dict):
+    """The plain and traced builds' kernel-only times in ``data`` and the traced one's overhead."""
+    from ..tables import Table
+    rows = valid_rows("data['overhead']", _measurement("data", data, ("overhead",))["overhead"],
+                      ("variant", "n", "plain_us", "traced_us", "overhead"))
+    return Table("", [Text("variant", "변형"), "N", Text("plain µs", "일반 빌드 µs"),
+                      Text("traced µs", "트레이스 빌드 µs"), Text("overhead", "오버헤드")],
+                 [[r["variant"], r["n"], f"{r['plain_us']:.2f}", f"{r['traced_us']:.2f}",
+                   f"{100 * r['overhead']:+.1f}%"] for r in rows])
 
 
 def main(argv=None) -> None:

@@ -6,7 +6,9 @@
 
 ``sync`` writes, for every English notebook ``notebooks/NAME.ipynb``, ``ko/notebooks/NAME.ipynb``:
 its code cells are the English ones exactly (source, outputs, metadata, tags, ids: the stored
-outputs are the English GPU run's), the notebook's metadata is the English one's (kernelspec,
+outputs are the English GPU run's), except that an output made in both languages (a sentence a
+cell computes, see :mod:`kernels.edition`) shows its Korean words, which the English run stored
+beside its English ones in the output's metadata; the notebook's metadata is the English one's (kernelspec,
 ``async_copy_book`` provenance, a draft mark), and each markdown cell's text comes from
 ``ko/translations/NAME.json``. That file maps a hash of each English markdown cell's source
 (:func:`cell_hash`) to ``{"id", "en", "ko"}``: the cell's id, the English it translates and the
@@ -44,6 +46,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..edition import KEY as EDITIONS_KEY
 from ..files import atomic_write, read_json, write_notebook
 from ..validate import path as valid_path, record, sequence, text
 
@@ -148,6 +151,12 @@ def translate(en_nb, table: dict, source: str):
     by_id = {e.get("id"): e for e in entries.values() if e.get("ko") is not None}
     untranslated = []
     for index, cell in enumerate(ko.cells):
+        if cell.cell_type == "code":
+            for output in cell.get("outputs", []):
+                editions = output.get("metadata", {}).get(EDITIONS_KEY, {}).get("editions", {})
+                if LANGUAGE in editions:          # words made in both languages from one run
+                    output["data"] = copy.deepcopy(editions[LANGUAGE])
+            continue
         if cell.cell_type != "markdown":
             continue
         entry = entries.get(cell_hash(cell.source))

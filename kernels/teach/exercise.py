@@ -82,6 +82,7 @@ import numpy as np
 
 from ..compile import CACHE_DIR, KERNEL_DIR, Build, include_dirs
 from ..device import gpu_available
+from ..edition import Text
 from ..reference import error_bound, random_inputs, reference
 from ..validate import choice
 
@@ -140,6 +141,8 @@ class Step:
     refill: bool = False
     ready: tuple[str, str] | None = None
     fresh: bool = False
+    overlap: bool = False   # or: every path from the loop's full wait to a read issues a copy
+    batches: bool = False   # one committed batch per tile: see _uncommitted_or_split
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,11 @@ class Exercise:
     summary: str = ""      # what its PTX shows, for the verdict without a run
     advice: str = ""       # after a wrong output under the stress build: what to look at
     producer_warp: bool = False   # launched with one warp more than CONV_THREADS
+    more_stress: tuple[Case, ...] = ()   # stress builds at other sizes, STRESS_LAUNCHES each
+
+    @property
+    def stresses(self) -> tuple[Case, ...]:
+        return (self.stress, *self.more_stress)
 
 
 # 3. The PTX: what each exercise's kernel must issue, in order ----------------------------------
@@ -228,6 +236,28 @@ _REFILL_MESSAGE = ("there is no block barrier between the compute's reads of a b
                    "the copy of the next tile), or a fast warp overwrites a tile that a slow warp "
                    "is still reading.")
 REFILL = Step("refill", BAR, _REFILL_MESSAGE, _REFILL_MESSAGE, loop_of="wait", refill=True)
+# the double buffer's point: the next tile's copy, in the loop, is a cp.async (plain loads and
+# stores into the other buffer give the same outputs, and overlap nothing)
+# the double buffer waits for this tile's batch and leaves the next one's in flight:
+# wait_group 1 (pipe.consumer_wait() with two batches committed compiles to a choice of
+# wait_group N by the count in flight, 1 among them; wait_prior<1>)
+CP_WAIT_ONE = re.compile(r"cp\.async\.wait_group\s+1$|mbarrier\.(?:try|test)_wait\b")
+WAIT_ONE = Step("overlap", CP_WAIT_ONE,
+                "in the tile loop it waits for every batch, the next tile's too (in the PTX, "
+                "no cp.async.wait_group 1 in the loop round the wait): wait for this thread's "
+                "oldest batch only, pipe.consumer_wait() (or cuda::pipeline_consumer_wait_prior"
+                "<1>), after the next tile's copy is committed, so that it flies while this tile "
+                "is computed.", loop_of="wait", overlap=True)
+# the double buffer's batches: the loop's copies committed before the wait (else the wait,
+# which counts committed batches, waits for none of them), and one batch per tile (a commit
+# per copy leaves all but a thread's oldest copy in flight at pipe.consumer_wait())
+BATCHES = Step("batches", CP_WAIT, "", "", loop_of="wait", batches=True)
+LOOP_COPY = Step("loop copy", CP_ASYNC,
+                 "in the tile loop it copies nothing asynchronously (in the PTX, no cp.async in "
+                 "the loop round the wait): the next tile's copy is the pipeline's, "
+                 "issue_tile(x_s[stage ^ 1], x, n, next, pipe), so that it flies while this "
+                 "tile is computed; plain loads and stores give the same outputs and overlap "
+                 "nothing.", loop_of="wait")
 # a load from shared memory by its state space (a generic ld may read global memory: one that
 # only the GPU run judges)
 SHARED_LOAD = re.compile(r"(?:ld|atom)(?:\.\w+)*\.shared(?:::\w+)?\b|ldmatrix\b")   # atomics read too
@@ -255,17 +285,20 @@ INIT_FENCE = Step("init fence", FENCE,
                   "memory): after init, thread 0 runs asm volatile("
                   "\"fence.proxy.async.shared::cta;\" ::: \"memory\").",
                   "the copy engine may not see the initialised barriers: thread 0's "
-                  "fence.proxy.async must come after init and before the first bulk copy "
-                  "(fence.proxy.async.shared::cta: a .global fence is for global memory).",
+                  "fence.proxy.async must come after init and before the first bulk copy, on "
+                  "every path of the PTX (fence.proxy.async.shared::cta: a .global fence is for "
+                  "global memory; the check does not follow which thread takes a branch, so "
+                  "put the fence in the init's own if (threadIdx.x == 0), right after the "
+                  "init).",
                   after="init", before="bulk copy")
 INIT_SYNC = Step("init barrier", BLOCK_BAR,
                  "the other threads may wait on the barriers before thread 0 has initialised "
-                 "them (the PTX has no block barrier after the init's fence and before the first "
+                 "them (the PTX has no block barrier after the init and before the first "
                  "bulk copy): call __syncthreads() after the init and the fence.",
                  "the other threads may wait on the barriers before thread 0 has initialised "
-                 "them (the PTX has no block barrier after the init's fence and before the first "
+                 "them (the PTX has no block barrier after the init and before the first "
                  "bulk copy): call __syncthreads() after the init and the fence.",
-                 after="init fence", before="bulk copy")
+                 after="init", before="bulk copy")
 BULK_REFILL = Step("bulk refill", BLOCK_BAR,
                    "it never synchronises the block in the tile loop: after every thread has "
                    "computed from a stage's buffer and before thread 0 refills it, call "
@@ -354,7 +387,7 @@ EXERCISES = {
         Exercise(
             "double_buffer", "conv1d_double_buffer", KERNEL_DIR / "exercises" / "double_buffer.cu",
             KERNEL_DIR / "exercises" / "double_buffer_skeleton.cu", 80,
-            (COPY, WAIT, BARRIER, READY_FIRST, REFILL),
+            (COPY, WAIT, BARRIER, READY_FIRST, LOOP_COPY, WAIT_ONE, BATCHES, REFILL),
             # blocks walking over 4, 3, 1, 5 and 2 tiles; more blocks than tiles; one tile
             (Case(16384, 256, 5, 256, blocks=16), Case(1000, 96, 7, 64, blocks=4),
              Case(77, 128, 3, 128, blocks=1), Case(4099, 64, 4, 32, blocks=13),
@@ -366,7 +399,10 @@ EXERCISES = {
                     "cp.async",
             advice="Does every thread wait (pipe.consumer_wait(), then __syncthreads()) before "
                    "reading a buffer, and is there a block barrier after computing from a "
-                   "buffer and before the copy that refills it?"),
+                   "buffer and before the copy that refills it?",
+            # four copies per thread and tile: a wait that covers only a thread's first (a
+            # commit per copy) leaves the other three in flight
+            more_stress=(Case(2**24, 1024, 5, 256, blocks=1056),)),
         Exercise(
             "bulk", "conv1d_bulk", KERNEL_DIR / "bulk.cu",
             KERNEL_DIR / "exercises" / "bulk_skeleton.cu", 90,
@@ -589,6 +625,14 @@ def _checks_macros() -> frozenset[str]:
 
 
 @functools.cache
+def _build_and_header_macros() -> frozenset[str]:
+    """The build's macros and those the common header defines (CONV_JITTER_POINTS, ...): what
+    no #if of an answer may test."""
+    header = (KERNEL_DIR / HEADER).read_text()
+    return BUILD_MACROS | frozenset(re.findall(r"^\s*#\s*define\s+(\w+)", header, re.M))
+
+
+@functools.cache
 def _skeleton_conditionals() -> frozenset[str]:
     """The conditional directives the skeletons have (``#if !defined(CONV_STAGES) ...``): the
     only ones on the build's macros an answer may keep."""
@@ -706,7 +750,7 @@ def _check_preprocessing(src: str) -> None:
                                 "stress build's PHASE() points and what they call stay as they "
                                 "are)")
         elif name in CONDITIONALS and shown not in _skeleton_conditionals() and any(
-                t.text in BUILD_MACROS for t in rest[1:]):
+                t.text in _build_and_header_macros() for t in rest[1:]):
             raise ExerciseError(f"line {token.line}: {shown} is refused: every build the check "
                                 "makes must be the same kernel (a condition on the build's "
                                 "sizes or on the stress build would make the one the PTX is "
@@ -908,9 +952,10 @@ PTX_TOP, PTX_OPENING, PTX_BRACE = (re.compile(r"[{}]|\.(?:entry|func)\b"), re.co
 PTX_LABEL = re.compile(r"\s*([\w$%]+)\s*:(?!:)")
 PTX_CALL = re.compile(r"call(?:\.uni)?\s*(?:\([^)]*\)\s*,\s*)?([\w$%]+)")
 PTX_BRANCH = re.compile(r"bra(?:\.uni)?\s+([\w$%]+)")
-MAX_INSTRUCTIONS = 200_000   # of a kernel with its functions inlined
+MAX_INSTRUCTIONS = 50_000    # of a kernel with its functions inlined (an answer has ~2,000)
 RETRY_LOOP = 48              # the most instructions of a loop that retries an mbarrier wait
 MAX_CALLS = 20_000           # calls of .func followed, in all
+MAX_WAITS = 2_000            # mbarrier waits (try_wait, test_wait) in the PTX read, in all
 MAX_PTX_BYTES = 16 * 2**20   # the PTX the checks read
 
 
@@ -1401,8 +1446,11 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
     compiler peels one off a loop with a back-off, ``__nanosleep``) whose success jumps past
     it. A loop that ignores the result may end before the phase does. Linear: each wait looks
     at most that far."""
-    inside = flow.short_loops(RETRY_LOOP)
     waits = bytearray(len(opcodes))
+    found = sum(1 for op in opcodes if MB_WAIT.match(op))
+    if found > MAX_WAITS:   # each is followed RETRY_LOOP instructions on: bounded work
+        raise _too_large(f"{found} mbarrier waits, more than the {MAX_WAITS} it reads")
+    inside = flow.short_loops(RETRY_LOOP)
 
     def decided(i: int, in_loop: bool) -> int | None:
         """Where the branch that the result of the wait at ``i`` decides goes, or None."""
@@ -1447,6 +1495,63 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
 # a copy into shared memory: cp.async of any kind but its waits, commits and mbarrier arrivals
 SHARED_COPY = re.compile(r"cp\.async(?!\.(?:wait|commit|mbarrier|bulk\.(?:wait|commit)))"
                          r"(?:\.[\w:]+)*?\.shared\b")
+
+
+def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: list[int]) -> None:
+    """Round the tile loop, every copy is committed before the wait (a path from a cp.async to
+    a wait through no cp.async.commit_group: those copies are in no batch the wait counts), and
+    one batch closes per tile (a path from one commit to another through no wait and no barrier:
+    a commit per copy, and pipe.consumer_wait() waits for the oldest copy of each thread only)."""
+    def running(pattern: re.Pattern) -> list[int]:
+        return [i for i, op in enumerate(opcodes) if loops[i] and flow.issued[i] and
+                pattern.match(op)]
+    commits = running(COMMIT) + [i for i in running(CP_WAIT_ALL)
+                                 if opcodes[i].startswith("cp.async.wait_all")]
+    copies = running(SHARED_COPY)
+    reached = flow.reach(copies, inclusive=False, stops=commits, within=loops)
+    if any(reached[i] for i in waits):
+        raise ExerciseError(
+            "its copies in the tile loop are never committed before the wait (in the PTX, a path "
+            "goes from a cp.async to the cp.async.wait through no cp.async.commit_group): "
+            "pipe.producer_acquire(), issue_tile(...), then pipe.producer_commit(), so that "
+            "pipe.consumer_wait() has a batch to wait for.")
+    # (a wait or a block barrier between: pipe.consumer_wait() has a path round its waits)
+    # every path from the loop's wait to the compute's reads passes a block barrier: each
+    # thread's wait covers its own copies only (a barrier at the top of the loop alone leaves
+    # the reads of the round after the wait unguarded)
+    unguarded = flow.reach(waits, inclusive=False, stops=running(BAR), within=loops)
+    if any(unguarded[i] for i in running(SHARED_LOAD)):
+        raise ExerciseError(
+            "it reads a buffer after its wait but before a block barrier (in the PTX, a path in "
+            "the tile loop goes from the cp.async.wait to an ld.shared through no bar.sync): "
+            "after pipe.consumer_wait(), call __syncthreads() before Phase 4 reads x_s[stage], "
+            "so that every thread's copies have landed.")
+    again = flow.reach(running(COMMIT), inclusive=False, stops=waits + running(BAR),
+                       within=loops)
+    if any(again[i] for i in running(COMMIT)):
+        raise ExerciseError(
+            "it commits more than one batch per tile (in the PTX, a cp.async.commit_group "
+            "reaches another through no cp.async.wait and no barrier: a commit inside the copy "
+            "loop): commit "
+            "once per tile, after all of its copies, or pipe.consumer_wait() waits for each "
+            "thread's oldest copy only and the tile's other copies are still in flight.")
+
+
+def _wait_all_then_copy(opcodes: list[str], flow: "_Flow", loops: bytearray) -> list[int]:
+    """The loop's waits for every batch (wait_all, wait_group 0) after which, before the next
+    such wait, a cp.async is issued and then shared memory read: waiting for this tile only
+    because the next one is not issued yet, which then flies while this one is computed (a
+    wait after the next tile's copy, before the compute, leaves nothing in flight: [])."""
+    def running(pattern: re.Pattern) -> list[int]:
+        return [i for i, op in enumerate(opcodes) if loops[i] and flow.issued[i] and
+                pattern.match(op)]
+    waits = running(CP_WAIT_ALL)
+    if not waits:
+        return []
+    after = flow.reach(waits, inclusive=False, stops=waits, within=loops)
+    copies = [i for i in running(CP_ASYNC) if after[i]]
+    then = flow.reach(copies, inclusive=False, stops=waits, within=loops)
+    return waits if any(then[i] for i in running(SHARED_LOAD)) else []
 
 
 def _unordered_refill(opcodes: list[str], flow: _Flow, loops: bytearray,
@@ -1509,7 +1614,30 @@ def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: l
     return None
 
 
-def _counted_barriers(opcodes: list[str]) -> list[bool]:
+def _barrier_count(op: str) -> str:
+    """The thread-count operand of a block barrier (bar.sync, bar.red and kin), or ""."""
+    operands = op.split(None, 1)[1].split(",") if " " in op else []
+    return (operands[1] if op.startswith(("bar.sync", "barrier.sync", "bar.cta.sync",
+                                          "barrier.cta.sync")) and len(operands) == 2
+            else operands[2] if ".red" in op and len(operands) == 4 else "").strip()
+
+
+def _recount(op: str, threads: int) -> str:
+    """``op`` as the build at BLOCK_THREADS would count it: a barrier's immediate count of
+    ``threads`` (this build's block) reads as BLOCK_THREADS, one of BLOCK_THREADS as 1 (too
+    few here)."""
+    count = _barrier_count(op)
+    value = _immediate(count, {}) if count and not count.startswith("%") else None
+    if value is None or value not in (threads, BLOCK_THREADS):
+        return op
+    head, rest = op.split(None, 1)
+    parts = rest.split(",")
+    at = 1 if len(parts) == 2 else 2
+    parts[at] = " " + str(BLOCK_THREADS if value == threads else 1)
+    return f"{head} {','.join(parts)}"
+
+
+def _counted_barriers(opcodes: list[str], threads: int = BLOCK_THREADS) -> list[bool]:
     """Whether each barrier counts the whole block, as far as the PTX says: not one whose
     count is a register that only movs of another immediate set (inline asm's "r"(32))."""
     written: dict[str, set] = {}
@@ -1521,16 +1649,20 @@ def _counted_barriers(opcodes: list[str]) -> list[bool]:
                     _immediate(mov[3], {}) if mov and mov[2] == register else None)
     out = []
     for op in opcodes:
-        operands = op.split(None, 1)[1].split(",") if " " in op else []
-        count = (operands[1] if op.startswith(("bar.sync", "barrier.sync", "bar.cta.sync",
-                                               "barrier.cta.sync")) and len(operands) == 2
-                 else operands[2] if ".red" in op and len(operands) == 4 else "").strip()
-        values = written.get(count, {None})
-        out.append(None in values or values == {BLOCK_THREADS})
+        values = written.get(_barrier_count(op), {None})
+        out.append(None in values or values == {threads})
     return out
 
 
-def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[str, str]:
+# an mbarrier operation without its ordering: .relaxed (PTX 8.6+) drops a wait's acquire and a
+# plain arrival's release (a release of what was read before it), which no run on today's GPUs
+# shows; expect_tx, with or without an arrival, announces bytes and may be relaxed (cuda::barrier
+# compiles it so)
+RELAXED = re.compile(r"mbarrier\.(?:(?:try|test)_wait|arrive(?!\.expect_tx))(?:\.[\w:]+)*?\.relaxed\b")
+
+
+def _check_structure(instructions: list[str], steps: tuple[Step, ...],
+                     threads: int = BLOCK_THREADS) -> dict[str, str]:
     """Each step's instruction where it belongs along the kernel's control flow
     (:class:`_Flow`): one that a path from one of step ``after`` reaches (or that is one, for
     ``at_or_after``), through none of step ``before``, or in the loops around those of step
@@ -1540,11 +1672,19 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[s
     barrier only if it counts the whole block (:func:`_counted_barriers`). Returns each step's
     first instruction."""
     opcodes = [_opcode_and_rest(i) for i in instructions]
+    relaxed = next((op for op in opcodes if RELAXED.match(op)), None)
+    if relaxed:
+        raise ExerciseError(f"its PTX has {relaxed.split()[0]}: a .relaxed mbarrier operation "
+                            "orders no memory (a wait must acquire what the arrivals release, "
+                            "an arrival release what was read or written before it); drop "
+                            ".relaxed (a wait's default is .acquire, an arrival's .release)")
+    if threads != BLOCK_THREADS:   # a build of another size: its barriers count its threads
+        opcodes = [_recount(op, threads) for op in opcodes]
     by_name = {step.name: step for step in steps}
     flow = _Flow(instructions)
     looped = _retry_loops(instructions, opcodes, flow)   # the mbarrier waits that wait
     placed: dict[str, list[int]] = {}
-    counted = _counted_barriers(opcodes)
+    counted = _counted_barriers(opcodes, threads)
     # the cp.async copies complete on an mbarrier only through cp.async.mbarrier.arrive: an
     # mbarrier wait is their wait only where a path from such an arrival reaches it
     # (an arrival tracks the copies issued before it)
@@ -1573,6 +1713,10 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[s
                                     "blockIdx.x; tile < tiles; tile += gridDim.x)) and waits "
                                     "for each tile's copies in that loop")
             found = [i for i in anywhere if loops[i]]
+            if step.batches:
+                _check_batches(opcodes, flow, loops, found)
+            if not found and step.overlap:   # waits for all, then issues the next tile: overlap
+                found = _wait_all_then_copy(opcodes, flow, loops)
         elif step.after or step.before:
             sources = placed[step.after] if step.after else [0]
             inclusive = step.at_or_after or not step.after
@@ -1602,24 +1746,55 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...]) -> dict[s
 
 # 4. The GPU -------------------------------------------------------------------------------------
 
+def _sizes(case: Case) -> tuple:
+    return (case.tile, case.k, case.threads, case.stages)
+
+
+def _check_other_size(ptx: bytes, ex: Exercise, case: Case, deadline: Deadline | None) -> None:
+    """The structure checks on the build of another ``case``: a kernel that waits (copies,
+    synchronises) only at the sizes of the build the PTX is read from is refused."""
+    try:
+        instructions = _kernel_instructions(ptx.decode("utf-8", "replace"), ex.kernel, deadline)
+        _check_structure(instructions, ex.steps, case.threads)
+        _check_jitter(instructions, ex)
+    except ExerciseError as exc:
+        stages = f", {case.stages} stages" if case.stages else ""
+        raise ExerciseError(f"built at tile={case.tile}, K={case.k}, {case.threads} threads"
+                            f"{stages} (the check builds it at several sizes, and each build "
+                            f"must be the same kernel: a condition on the sizes is refused; "
+                            f"static_assert what your code needs): {exc}") from None
+
+
 def _build_cases(src: str, ex: Exercise, folder: Path, include: str,
-                 deadline: Deadline | None = None) -> None:
+                 deadline: Deadline | None = None, arch: int = 0) -> None:
     """Compile the kernel for this GPU at every configuration, and the stress build, into
-    ``folder``, with ``cases.json`` saying how to launch each."""
+    ``folder``, with ``cases.json`` saying how to launch each; where this GPU's PTX has the
+    exercise's instructions (``arch``, its generation, at least the exercise's PTX's), each
+    configuration's PTX passes the structure checks too."""
     from ..launch import gpu_target
     target = gpu_target("async_halo")   # this GPU, or the generation the book runs as
     todo, builds, what = [], [], []
-    for number, (case, jitter) in enumerate([(c, False) for c in ex.cases] + [(ex.stress, True)]):
+    # every build the run launches is a stress build (warps wait at random at the PHASE()
+    # points), so that no build the learner's code could tell apart from the stress one runs
+    for number, (case, stress) in enumerate([(c, False) for c in ex.cases]
+                                            + [(s, True) for s in ex.stresses]):
         builds.append(LearnerBuild(case.tile, case.k, case.threads, target, case.stages,
-                                   jitter=jitter, include=include))
+                                   jitter=True, include=include))
         stages = f", {case.stages} stages" if case.stages else ""
         what.append(f" with tile={case.tile}, K={case.k}{stages}")
-        todo.append(dict(case._asdict(), blocks=case.grid(), jitter=jitter,
+        todo.append(dict(case._asdict(), blocks=case.grid(), jitter=stress,
                          block_threads=case.threads + (32 if ex.producer_warp else 0),
                          binary=f"case{number}.{'cubin' if builds[-1].machine_code else 'ptx'}",
-                         launches=STRESS_LAUNCHES if jitter else 1, kernel=ex.kernel,
+                         launches=STRESS_LAUNCHES if stress else 1, kernel=ex.kernel,
                          advice=ex.advice))
     compiled = _compile_many(src, ex, builds, folder, deadline or Deadline(COMPILE_LIMIT_S), what)
+    if arch >= ex.ptx_arch:
+        for case, (ptx, _) in zip(ex.cases, compiled):
+            if deadline is not None and deadline.expired():
+                raise ExerciseError(f"its check did not finish within its {COMPILE_LIMIT_S} s "
+                                    "of compiling and reading: a kernel this large is not an "
+                                    "exercise's")
+            _check_other_size(ptx, ex, case, deadline)
     for case, build, (ptx, cubin) in zip(todo, builds, compiled):
         (folder / case["binary"]).write_bytes(cubin if build.machine_code else ptx)
     (folder / "cases.json").write_text(json.dumps(todo))
@@ -1732,9 +1907,11 @@ def run_cases(folder: Path) -> str:
             problem = _wrong(out, expected, bound, case, launch)
             if problem:
                 raise ExerciseError(problem)
-    stress = cases[-1]
-    return (f"correct on the GPU for all {len(cases) - 1} configurations, and for "
-            f"{stress['launches']} launches of the stress build at n={stress['n']}")
+    stress = [c for c in cases if c["jitter"]]
+    sizes = "" if len(stress) == 1 else (
+        f" with tiles of {' and '.join(str(c['tile']) for c in stress)}")
+    return (f"correct on the GPU for all {len(cases) - len(stress)} configurations, and for "
+            f"{stress[0]['launches']} launches of the stress build at n={stress[0]['n']}{sizes}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -1772,8 +1949,8 @@ NOT_CHECKED = ("not checked: that each of those instructions runs on every path 
 def _would_run(ex: Exercise) -> str:
     """What the run it cannot make here would have checked."""
     return (f"; there the check would run it at {len(ex.cases)} configurations and "
-            f"{STRESS_LAUNCHES} times under the stress build, each output against a float64 "
-            "reference")
+            f"{STRESS_LAUNCHES * len(ex.stresses)} times under the stress build, each output "
+            "against a float64 reference")
 
 
 def _check(src, name) -> tuple[bool, str]:
@@ -1792,15 +1969,21 @@ def _check(src, name) -> tuple[bool, str]:
         folder = Path(tmp)
         include = _private_include(folder)
         first = ex.cases[0]
-        build = LearnerBuild(first.tile, first.k, first.threads, f"sm_{ex.ptx_arch}",
-                             first.stages, include=include)   # machine code: ptxas reads it too
+        # the stress build (what the run launches), machine code: ptxas reads it too
         stress = LearnerBuild(first.tile, first.k, first.threads, f"sm_{ex.ptx_arch}",
                               first.stages, jitter=True, include=include)
-        [(ptx, _), (stressed, _)] = _compile_many(src, ex, [build, stress], folder, deadline)
-        found = _check_structure(_kernel_instructions(ptx.decode("utf-8", "replace"),
-                                                      ex.kernel, deadline), ex.steps)
-        _check_jitter(_kernel_instructions(stressed.decode("utf-8", "replace"), ex.kernel,
-                                           deadline), ex)
+        # and the case whose sizes differ from the first's the most: every build the check
+        # makes must be the same kernel, whatever C++ `if` on the sizes it holds
+        other = max(ex.cases[1:], key=lambda c: sum(
+            a != b for a, b in zip(_sizes(c), _sizes(first))))
+        second = LearnerBuild(other.tile, other.k, other.threads, f"sm_{ex.ptx_arch}",
+                              other.stages, jitter=True, include=include)
+        [(stressed, _), (ptx2, _)] = _compile_many(src, ex, [stress, second], folder, deadline)
+        instructions = _kernel_instructions(stressed.decode("utf-8", "replace"), ex.kernel,
+                                            deadline)
+        found = _check_structure(instructions, ex.steps)
+        _check_jitter(instructions, ex)
+        _check_other_size(ptx2, ex, other, deadline)
         summary = ex.summary
         if MB_WAIT.match(found.get("barrier", "")):   # a cuda::barrier's wait, not bar.sync
             summary = summary.replace("then a block barrier", "then an mbarrier wait (its "
@@ -1816,7 +1999,7 @@ def _check(src, name) -> tuple[bool, str]:
         if arch < ex.run_arch:
             return False, (f"{static}; running it needs sm_{ex.run_arch} or newer, and the book "
                            f"runs as sm_{arch} here{_would_run(ex)}")
-        _build_cases(src, ex, folder, include, deadline)
+        _build_cases(src, ex, folder, include, deadline, arch)
         return True, f"{static}; {_run_on_gpu(folder, deadline)}; {NOT_CHECKED}"
 
 
@@ -1831,15 +2014,18 @@ def check(src: str, name: str = "async_halo") -> str:
 def report(src: str, name: str = "async_halo") -> str:
     """The check's verdict as one paragraph, never raising, whatever it is given, within the
     time :func:`check` takes: what the notebook prints, so that "Run all" goes on past an
-    unfinished exercise."""
+    unfinished exercise. It is a :class:`~kernels.edition.Text`: the Korean edition shows it in
+    Korean (:mod:`kernels.teach.exercise_ko`)."""
     try:
         ran, verdict = _check(src, name)
+        said = f"PASSED: {verdict}." if ran else f"COMPILES, NOT RUN: {verdict}."
     except ExerciseError as exc:
-        return f"NOT YET: {exc}"
+        said = f"NOT YET: {exc}"
     except Exception as exc:   # a fault of the check's, not of the answer's
-        return (f"NOT CHECKED: the check itself failed ({type(exc).__name__}: "
+        said = (f"NOT CHECKED: the check itself failed ({type(exc).__name__}: "
                 f"{reprlib.repr(str(exc))[1:-1]}); please report it.")
-    return f"PASSED: {verdict}." if ran else f"COMPILES, NOT RUN: {verdict}."
+    from . import exercise_ko
+    return Text(said, exercise_ko.korean(said))
 
 
 if __name__ == "__main__":

@@ -17,9 +17,10 @@ import numpy as np
 
 from .. import launch, variants as V
 from ..device import compute_capability, gpu_available, target_arch
+from ..edition import Text
 from ..geometry import launch_config
 from ..reference import error_bound, random_inputs, reference, wrong_outputs
-from ..validate import flag, integer, number, sequence
+from ..validate import flag, integer, number, sequence, text
 
 N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)   # the emulation's: seconds at most
 N_CHOICES_GPU = N_CHOICES + (2**24, 2**26)   # x and y past any L2 cache: DRAM-bound
@@ -54,35 +55,94 @@ class Run:
     copy_us: float | None = None   # a device copy of the same 8 N bytes, same run
     l2_bytes: int | None = None
 
-    def summary(self) -> str:
-        verdict = "correct" if self.wrong == 0 else f"{self.wrong} of {self.n} outputs WRONG"
-        time = "no timing in the emulation"
+    def summary(self) -> Text:
+        """Three short lines (the page's column holds about 80 characters): what ran, whether it
+        is correct, its largest error and, on a GPU, its time; in both editions' languages."""
+        verdict = Text("correct", "정확함") if self.wrong == 0 else Text(
+            f"{self.wrong} of {self.n} outputs WRONG", f"출력 {self.n}개 가운데 {self.wrong}개 틀림")
+        time = Text("no timing in the emulation", "에뮬레이션에서는 시간을 재지 않습니다")
         if self.median_us is not None:
-            time = (f"{self.median_us:.1f} µs kernel time "
-                    f"({8 * self.n / self.median_us / 1e3:.0f} GB/s")
-            time += (f", {self.median_us / self.copy_us:.2f}x a copy of the same bytes)"
-                     if self.copy_us else ")")
+            gbs = f"{8 * self.n / self.median_us / 1e3:.0f} GB/s"
+            if self.copy_us:
+                ratio = self.median_us / self.copy_us
+                time = Text(f"{self.median_us:.1f} µs kernel time ({gbs}, {ratio:.2f}x a copy of "
+                            "the same bytes)",
+                            f"커널 시간 {self.median_us:.1f} µs ({gbs}, 같은 바이트 복사의 {ratio:.2f}배)")
+            else:
+                time = Text(f"{self.median_us:.1f} µs kernel time ({gbs})",
+                            f"커널 시간 {self.median_us:.1f} µs ({gbs})")
         options = "".join(f", {name}={value}" for name, value in
                           (("threads", self.threads), ("stages", self.stages),
                            ("arch", self.arch)) if value is not None)
-        # three short lines (the page's column holds about 80 characters)
-        return (f"{self.variant}, N={self.n}, tile={self.tile}, K={self.k}{options} "
-                f"[{self.backend}]: {verdict}\n"
-                f"  largest error {self.max_error:.2e} ({self.max_error_over_bound:.2g} × the "
-                f"rounding bound)\n  {time}")
+        head = f"{self.variant}, N={self.n}, tile={self.tile}, K={self.k}{options}"
+        backend = Text(self.backend, "에뮬레이션" if self.backend == "emulation" else self.backend)
+        bound = f"{self.max_error_over_bound:.2g}"
+        return Text(f"{head} [{backend.en}]: {verdict.en}\n"
+                    f"  largest error {self.max_error:.2e} ({bound} × the rounding bound)\n"
+                    f"  {time.en}",
+                    f"{head} [{backend.ko}]: {verdict.ko}\n"
+                    f"  최대 오차 {self.max_error:.2e} (반올림 허용 범위의 {bound}배)\n"
+                    f"  {time.ko}")
 
-    def regime(self) -> list[str]:
-        """Why this run's GB/s are not DRAM bandwidth, if they are not: one sentence each."""
+    def regime(self) -> list[Text]:
+        """Why this run's GB/s are not DRAM bandwidth, if they are not: one sentence each, in both
+        editions' languages."""
         notes = []
         if self.l2_bytes and 8 * self.n <= self.l2_bytes:
             past = next(p for p in range(1, 40) if 8 * 2**p > self.l2_bytes)
-            notes.append(f"L2-resident: x and y ({8 * self.n / 2**20:.2g} MiB) fit in the "
-                         f"{self.l2_bytes / 2**20:.0f} MiB L2 cache, so these GB/s are not "
-                         f"DRAM's (from N = 2^{past} on, x and y outgrow it)")
+            mib, l2 = f"{8 * self.n / 2**20:.2g} MiB", f"{self.l2_bytes / 2**20:.0f} MiB"
+            notes.append(Text(f"L2-resident: x and y ({mib}) fit in the {l2} L2 cache, so these "
+                              f"GB/s are not DRAM's (from N = 2^{past} on, x and y outgrow it)",
+                              f"L2 상주: x와 y({mib})가 {l2} L2 캐시에 들어가므로, 이 GB/s는 "
+                              f"DRAM의 대역폭이 아닙니다(N = 2^{past}부터는 x와 y가 캐시보다 큽니다)"))
         if self.median_us is not None and self.median_us < LAUNCH_BOUND_US:
-            notes.append(f"launch-bound: under {LAUNCH_BOUND_US:.0f} µs a kernel's time is "
-                         "mostly its launch and one memory round trip, whatever it moves")
+            notes.append(Text(f"launch-bound: under {LAUNCH_BOUND_US:.0f} µs a kernel's time is "
+                              "mostly its launch and one memory round trip, whatever it moves",
+                              f"런치 바운드: {LAUNCH_BOUND_US:.0f} µs 미만에서는 무엇을 옮기든 커널 "
+                              "시간의 대부분이 런치와 메모리 왕복 한 번입니다"))
         return notes
+
+
+def wrong_sentence(variant: str, y, x, w, tile: int | None = None) -> Text:
+    """How many of ``variant``'s outputs ``y`` are wrong (:func:`kernels.wrong_outputs`) and, with
+    ``tile``, at which positions of a tile: the line notebook 03 shows under each run."""
+    V.get(variant)
+    wrong = wrong_outputs(y, x, w)
+    n = np.asarray(x).size
+    en = f"{variant}: {wrong.size} of {n} outputs wrong"
+    ko = f"{variant}: 출력 {n}개 가운데 {wrong.size}개 틀림"
+    if tile is not None:
+        positions = sorted(set(int(t) for t in wrong % tile))
+        en += f", at positions {positions} of every tile"
+        ko = (f"{variant}: 출력 {n}개 가운데 {wrong.size}개 틀림, 모든 타일에서 위치 "
+              f"{', '.join(str(t) for t in positions)}")
+    return Text(en, ko)
+
+
+def runnable_lines(window, left_out) -> Text:
+    """The variants this GPU runs, then a line for each it does not (and why): what notebook 04
+    shows before its correctness run."""
+    names = ", ".join(sequence("window", window, "variant names"))
+    if not isinstance(left_out, (list, tuple)):
+        raise TypeError(f"left_out must be a list or tuple of lines, got {type(left_out).__name__}")
+    rest = [text(f"left_out[{i}]", x) for i, x in enumerate(left_out)]
+    return Text("\n".join(["run here:", names, *rest]), "\n".join(["여기서 실행하는 변형:", names, *rest]))
+
+
+def wrong_summary(wrong: dict, n: int) -> Text:
+    """The most wrong outputs of any variant run (``wrong``: variant -> count) out of ``n``: the
+    line notebook 04 shows under its correctness run."""
+    if not isinstance(wrong, dict) or not wrong:
+        raise TypeError(f"wrong must be a dict of variant -> count of wrong outputs, got {wrong!r}")
+    most = max(int(v) for v in wrong.values())
+    return Text(f"wrong outputs, each variant run: {most} of {n}",
+                f"틀린 출력(변형마다 실행): {n}개 가운데 {most}개")
+
+
+def largest_error(y, x, w) -> Text:
+    """``y``'s largest distance from the float64 reference, as notebook 03 shows it."""
+    e = f"{np.abs(np.asarray(y) - reference(x, w)).max():.2e}"
+    return Text(f"largest error {e}", f"최대 오차 {e}")
 
 
 def variant_choices() -> tuple[str, ...]:
@@ -169,15 +229,21 @@ class OlderBuild:
 
     def table(self):
         from ..tables import Table
-        rows = [["native" if r.arch is None else f"compute_{r.arch}", f"{r.median_us:.1f}",
+        native = Text("native", "네이티브")
+        rows = [[native if r.arch is None else f"compute_{r.arch}", f"{r.median_us:.1f}",
                  f"{8 * r.n / r.median_us / 1e3:.0f}", f"{r.median_us / r.copy_us:.2f}", r.wrong,
                  f"{r.max_error_over_bound:.2g}"] for r in self.runs]
         r = self.runs[0]
-        return Table(f"{self.variant}, N = 2^{int(np.log2(r.n))}, tile {r.tile}, K = {r.k}: each "
-                     "build beside a copy of the same bytes",
-                     ["build", "kernel µs", "GB/s", "÷ copy", "wrong", "largest error / bound"], rows)
+        size = f"N = 2^{int(np.log2(r.n))}"
+        return Table(Text(f"{self.variant}, {size}, tile {r.tile}, K = {r.k}: each "
+                          "build beside a copy of the same bytes",
+                          f"{self.variant}, {size}, 타일 {r.tile}, K = {r.k}: 빌드마다 같은 바이트의 "
+                          "복사와 나란히"),
+                     [Text("build", "빌드"), Text("kernel µs", "커널 µs"), "GB/s",
+                      Text("÷ copy", "÷ 복사"), Text("wrong", "틀린 출력"),
+                      Text("largest error / bound", "최대 오차 / 허용 범위")], rows)
 
-    def sentence(self) -> str:
+    def sentence(self) -> Text:
         """What the two lines say on this machine (a sentence for the page)."""
         if not self.runs:
             return older_build_sentence(None, None, self.arch)
@@ -186,30 +252,44 @@ class OlderBuild:
 
 
 def older_build_sentence(native_us: float | None, older_us: float | None, arch: int,
-                         cc: int | None = None, device: str | None = None) -> str:
+                         cc: int | None = None, device: str | None = None) -> Text:
     """The sentence notebook 03 shows under its T4-code-path table: the older build's time against
     the native one's, said so that it holds on any GPU (on a GPU of generation ``arch`` both
-    builds are the same code), or, without a GPU (``native_us`` None), that nothing was timed."""
+    builds are the same code), or, without a GPU (``native_us`` None), that nothing was timed.
+    In both editions' languages (:class:`~kernels.edition.Text`)."""
     arch = integer("arch", arch, 1, 200)
     if native_us is None or older_us is None:
-        return (f"No GPU here: the compute_{arch} build compiles (the table above) but timing it "
-                "needs a GPU, and this chapter keeps no recording of it.")
+        return Text(f"No GPU here: the compute_{arch} build compiles (the table above) but timing it "
+                    "needs a GPU, and this chapter keeps no recording of it.",
+                    f"여기에는 GPU가 없습니다. compute_{arch} 빌드는 컴파일되지만(위의 표), 시간을 "
+                    "재려면 GPU가 필요하고 이 장에는 그 기록이 없습니다.")
     native_us = number("native_us", native_us, 0.0, lo_open=True)
     older_us = number("older_us", older_us, 0.0, lo_open=True)
     ratio = older_us / native_us
-    where = f"On this {device or 'GPU'}" + (f" (sm_{cc})" if cc else "")
+    gpu = (device or "GPU") + (f" (sm_{cc})" if cc else "")
+    where = Text(f"On this {gpu}", f"이 {gpu}에서는")
     if cc is not None and cc <= arch:
-        return (f"{where} both lines run the same compute_{arch} code, so their gap "
-                f"({ratio:.2f}x) is noise, not the cost of synchronous copies.")
-    said = (f"{where} the compute_{arch} build took {older_us:.1f} µs against the native "
-            f"build's {native_us:.1f} µs, {ratio:.2f}x")
+        return Text(f"{where.en} both lines run the same compute_{arch} code, so their gap "
+                    f"({ratio:.2f}x) is noise, not the cost of synchronous copies.",
+                    f"{where.ko} 두 줄 모두 같은 compute_{arch} 코드를 실행하므로, 그 차이"
+                    f"({ratio:.2f}배)는 동기식 복사의 비용이 아니라 잡음입니다.")
+    said = Text(f"{where.en} the compute_{arch} build took {older_us:.1f} µs against the native "
+                f"build's {native_us:.1f} µs, {ratio:.2f}x",
+                f"{where.ko} compute_{arch} 빌드가 {older_us:.1f} µs로, 네이티브 빌드 "
+                f"{native_us:.1f} µs의 {ratio:.2f}배가 걸렸습니다")
     if ratio > 1.05:
-        return f"{said}: its synchronous copies cost this kernel {100 * (ratio - 1):.0f}% more time."
+        more = f"{100 * (ratio - 1):.0f}%"
+        return said + Text(f": its synchronous copies cost this kernel {more} more time.",
+                           f". 동기식 복사 때문에 이 커널의 시간이 {more} 늘었습니다.")
     if ratio >= 0.95:
-        return (f"{said}: within 5%, so here the warps the SM switches between hide what the "
-                "synchronous copies cost.")
-    return (f"{said}: the older build is faster here, so the asynchronous copy buys this kernel "
-            "nothing on this GPU.")
+        return said + Text(": within 5%, so here the warps the SM switches between hide what the "
+                           "synchronous copies cost.",
+                           ". 차이가 5% 이내이므로, 여기서는 SM이 번갈아 실행하는 워프들이 동기식 "
+                           "복사의 비용을 감춥니다.")
+    return said + Text(": the older build is faster here, so the asynchronous copy buys this kernel "
+                       "nothing on this GPU.",
+                       ". 여기서는 이전 세대용 빌드가 더 빠르므로, 이 GPU에서 비동기 복사는 이 커널에 "
+                       "아무 이득도 주지 않습니다.")
 
 
 def older_build(variant: str = "async_halo", arch: int = 75, n: int = 2**24, tile: int = 256,

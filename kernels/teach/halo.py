@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import layout
+from ..edition import Text
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference, wrong_outputs
 from ..validate import integer, listed, same_length, vector
@@ -95,8 +96,9 @@ def puzzle_errors(y_puzzle, y_correct, x, w, tile: int, tested: int = 10) -> dic
     if wrong.size == 0:
         raise ValueError("y_puzzle has no wrong outputs: these are not the puzzle's outputs")
     errors = np.abs(puzzle - ref)[wrong]
+    positions = [str(t) for t in sorted(set((wrong % tile).tolist()))]   # "0, 1, 254 and 255"
     return {"p28_wrong": str(wrong.size),
-            "p28_positions": listed(str(t) for t in sorted(set((wrong % tile).tolist()))),
+            "p28_positions": Text(listed(positions), ", ".join(positions)),
             "p28_tiles": str(np.unique(wrong // tile).size),
             "p28_in_test": str(int((wrong < tested).sum())),
             "p28_error_min": _power_of_ten(float(errors.min())),

@@ -48,3 +48,16 @@ def copy_instructions(variant: str, arch: int, tile: int = 256, k: int = 5, thre
     ops = re.findall(r"^\s*((?:cp\.async|mbarrier|bar\.sync|ld\.global|ld\.shared|st\.shared)[\w.:]*)",
                      ptx, re.M)
     return dict(sorted(Counter(op.split(".L2")[0] for op in ops).items()))
+
+
+def copy_table(variant: str, archs=(75, 80, 90)):
+    """:func:`copy_instructions` of ``variant`` for each of ``archs``, side by side: a Table
+    (instructions a build has none of: "-")."""
+    from ..edition import Text
+    from ..tables import Table
+    counts = {arch: copy_instructions(variant, arch) for arch in archs}
+    ops = sorted(set().union(*counts.values()))
+    return Table("", [Text("PTX instruction", "PTX 명령어"), *(f"compute_{a}" for a in counts)],
+                 [[op, *(str(c.get(op, "-")) for c in counts.values())] for op in ops],
+                 align="<" + ">" * len(counts))
+

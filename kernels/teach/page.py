@@ -9,6 +9,7 @@ the cell that glues prints the same numbers with their names.
 
 from __future__ import annotations
 
+from ..edition import Text, bundle, of, show as say
 from ..validate import text
 
 PREFIX = "application/papermill.record/"   # where myst-nb looks for a glued value
@@ -17,12 +18,25 @@ PREFIX = "application/papermill.record/"   # where myst-nb looks for a glued val
 def glue(show: bool = True, **values: str) -> None:
     """Store each ``name=value`` (text, already formatted) for the page's ``{glue:text}`name```
     roles; with ``show`` print them once as ``name: value`` lines, so that a reader in Jupyter
-    sees them beside the sentences that use them."""
+    sees them beside the sentences that use them. A value that is a
+    :class:`~kernels.edition.Text` is stored in both editions' languages (``translate sync``
+    gives the Korean page its Korean words)."""
     from IPython.display import display
     for name, value in values.items():
+        value = text(name, value)
         # the text's repr, quotes and all: myst-nb reads it back with ast.literal_eval, which
         # gives the text exactly (a bare "3, 5, 9" would come back as the tuple (3, 5, 9))
-        display({PREFIX + "text/plain": repr(text(name, value))}, raw=True,
-                metadata={"scrapbook": {"name": name, "mime_prefix": PREFIX}})
+        def record(lang, value=value):
+            return {PREFIX + "text/plain": repr(of(value, lang))}
+        metadata = {"scrapbook": {"name": name, "mime_prefix": PREFIX}}
+        if isinstance(value, Text):
+            data, editions = bundle(record)
+            metadata.update(editions)
+        else:
+            data = record("en")
+        display(data, raw=True, metadata=metadata)
     if show:
-        print("\n".join(f"{name}: {value}" for name, value in values.items()))
+        lines = [Text(f"{name}: {value.en}", f"{name}: {value.ko}") if isinstance(value, Text)
+                 else f"{name}: {value}" for name, value in values.items()]
+        say(Text("\n", "\n").join(lines) if any(isinstance(v, Text) for v in lines)
+            else "\n".join(lines))

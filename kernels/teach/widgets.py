@@ -15,20 +15,40 @@ import os
 import textwrap
 
 from .. import variants as V
+from ..edition import Text, bundle, show as say, wrap
 from ..measure.recorded import PAGE_CHARS
 from ..validate import listed
 
 PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
-PREVIEW_NOTE = ("*On this static page, the output for the controls' default values; run the "
-                "notebook (Colab, Jupyter) to move them.*")
+
+
+class Note:
+    """A line of Markdown in both editions' languages: displayed, it shows the current edition's
+    and carries both (``translate sync`` gives the Korean page its own)."""
+
+    def __init__(self, text: Text):
+        self.text = text
+
+    def __str__(self) -> str:
+        return str(self.text)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return bundle(lambda lang: {"text/markdown": self.text.in_(lang),
+                                    "text/plain": self.text.in_(lang)})
+
+
+PREVIEW_NOTE = Note(Text("*On this static page, the output for the controls' default values; run "
+                         "the notebook (Colab, Jupyter) to move them.*",
+                         "*이 정적인 페이지에는 컨트롤의 기본값에 대한 출력이 있습니다. 값을 바꿔 보려면 "
+                         "노트북을 실행하세요(Colab, Jupyter).*"))
 
 
 def _interact(show, controls: dict) -> None:
     """``ipywidgets.interact(show, **controls)``; when the notebook is executed for the published
     book, the picture of the controls' default state instead."""
     if os.environ.get(PREVIEW_ENV) == "1":
-        from IPython.display import Markdown, display
-        display(Markdown(PREVIEW_NOTE))
+        from IPython.display import display
+        display(PREVIEW_NOTE)
         show(**{name: control.value for name, control in controls.items()})
         return
     import ipywidgets as W
@@ -103,11 +123,44 @@ def explore_model():
     from ..measure.timeline import model, model_totals
 
     def show(preset, **params):
-        t = model_totals(**params)
-        print(f"sync {t['sync']:.0f} cycles, async {t['async']:.0f}: overlap saves {t['saved']:.0f} "
-              f"cycles, {100 * t['less_time']:.1f}% less time, {t['speedup']:.2f}x")
+        say(model_line(model_totals(**params)))
         display(plot_schedules(model("sync", **params), model("async", **params)))
     _interact(show, model_controls())
+
+
+def model_line(t: dict) -> Text:
+    """The line the model's widget shows above its schedules, from ``timeline.model_totals``."""
+    sync, asyn, saved = (f"{t[k]:.0f}" for k in ("sync", "async", "saved"))
+    less, speedup = f"{100 * t['less_time']:.1f}%", f"{t['speedup']:.2f}"
+    return Text(f"sync {sync} cycles, async {asyn}: overlap saves {saved} cycles, {less} less time, "
+                f"{speedup}x",
+                f"sync {sync}사이클, async {asyn}사이클: 중첩으로 {saved}사이클, 시간 {less}를 "
+                f"아낍니다({speedup}배).")
+
+
+def convolution_lines(runs, stages=None, n=None) -> list[Text]:
+    """What the convolution widget says under its runs (:func:`kernels.teach.explore.compare`):
+    each run's summary, that ``stages`` went to the staged variants only, how the two runs' times
+    compare, why their GB/s are not DRAM's, and (``n`` over ``explore.MAP_UP_TO``) why no error
+    map is drawn; in both editions' languages."""
+    from .explore import MAP_UP_TO
+    lines = [r.summary() for r in runs]
+    if stages is not None and not all(V.get(r.variant).staged for r in runs):
+        staged = V.names(staged=True)
+        lines.append(Text(f"(stages apply to {listed(staged)} only)",
+                          f"(stages는 {', '.join(staged)}에만 적용됩니다)"))
+    if len(runs) == 2 and runs[0].median_us and runs[1].median_us:
+        a, b, ratio = runs[0].variant, runs[1].variant, f"{runs[0].median_us / runs[1].median_us:.2f}"
+        lines.append(Text(f"{a} takes {ratio}x the time of {b}", f"{a}의 시간은 {b}의 {ratio}배입니다"))
+    for note in dict.fromkeys(note for r in runs for note in r.regime()):
+        lines.append(Text(textwrap.fill(f"Note: {note.en}", PAGE_CHARS, subsequent_indent="  "),
+                          "\n".join(wrap(f"참고: {note.ko}", PAGE_CHARS, "  "))))
+    if n is not None and n > MAP_UP_TO:
+        lines.append(Text(f"(error maps are drawn up to N = {MAP_UP_TO}; the counts above cover every "
+                          "output)",
+                          f"(오차 지도는 N = {MAP_UP_TO}까지만 그립니다. 위의 개수는 모든 출력을 "
+                          "셉니다)"))
+    return lines
 
 
 # Notebook 03: one variant, or two side by side, at one size.
@@ -156,18 +209,7 @@ def explore_convolution():
     def show(variant, versus, n, tile, k, threads, stages, arch):
         names = [variant] + ([versus] if versus and versus != variant else [])
         runs = compare(names, n, tile, k, threads, stages, arch)
-        for r in runs:
-            print(r.summary())
-        if stages is not None and not all(V.get(r.variant).staged for r in runs):
-            print(f"(stages apply to {listed(V.names(staged=True))} only)")
-        if len(runs) == 2 and runs[0].median_us and runs[1].median_us:
-            print(f"{runs[0].variant} takes {runs[0].median_us / runs[1].median_us:.2f}x the time "
-                  f"of {runs[1].variant}")
-        for note in dict.fromkeys(note for r in runs for note in r.regime()):
-            print(textwrap.fill(f"Note: {note}", PAGE_CHARS, subsequent_indent="  "))
+        say(Text("\n", "\n").join(convolution_lines(runs, stages, n)))
         if n <= MAP_UP_TO:
             display(plot_error_map({r.variant: r.y for r in runs}, runs[0].x, runs[0].w, tile))
-        else:
-            print(f"(error maps are drawn up to N = {MAP_UP_TO}; the counts above cover every "
-                  "output)")
     _interact(show, convolution_controls())

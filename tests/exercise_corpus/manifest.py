@@ -175,8 +175,9 @@ HANGS = {"async_halo/never_finishes.cu", "bulk/one_arrival_too_many.cu",
 # Answers whose compile never ends: the tests give them a shorter compile limit.
 SLOW_COMPILES = {"async_halo/preprocessor_bomb.cu"}
 
-# Found by a red team (see each entry). GPU verdicts marked "unverified" are predictions: no GPU
-# run has checked them yet.
+# Every GPU verdict below ran on the H200 (2026-12-01, the full corpus: 222 of 222 as filed, with
+# 8 workers), those once marked "unverified" too, which were predictions until then.
+# Found by a red team (see each entry).
 ANSWERS.update({
     # F1: a comment is one space to the preprocessor, before directives are read: "#/*\n*/include"
     # is an #include. A comment across lines inside a directive is refused.
@@ -195,9 +196,9 @@ ANSWERS.update({
     "async_halo/includes_digraph_comment_passwd.cu": everywhere(
         "line 8: a comment that spans lines inside a directive"),
     # F2, F3: the PTX walk is bounded (2**15 calls of a function with 1 MB of inline asm), and
-    # iterative (a chain of 1500 calls is a right answer; GPU verdict unverified: its stack)
+    # iterative (a chain of 1500 calls is a right answer; GPU verdict: confirmed, its stack held)
     "async_halo/ptx_too_large_to_walk.cu": everywhere("its PTX is too large to check"),
-    "async_halo/ok_deep_call_chain.cu": RIGHT,   # GPU: unverified
+    "async_halo/ok_deep_call_chain.cu": RIGHT,   # GPU: confirmed (H200)
     # F4: a wait must wait and a block barrier must be one
     "async_halo/test_wait_once_as_wait_and_barrier.cu": everywhere(
         "or not for all of them"),
@@ -208,26 +209,26 @@ ANSWERS.update({
     "async_halo/ok_syncthreads_or.cu": RIGHT,
     # one cuda::barrier per warp (init 32): wrong, and the static check cannot count its
     # threads, so the verdict does not claim a block barrier; the GPU run should catch it
-    # (unverified)
+    # (GPU: confirmed)
     "async_halo/per_warp_cuda_barrier.cu": (COMPILES, "then an mbarrier wait (its thread count "
                                             "is not checked)", NOT_YET, "wrong outputs"),
     # F6: the bulk copy's init barrier, refill barrier, fence state space, try_wait loop
-    "bulk/no_barrier_after_init.cu": everywhere("no block barrier after the init's fence"),
+    "bulk/no_barrier_after_init.cu": everywhere("no block barrier after the init and"),
     "bulk/missing_refill_barrier.cu": everywhere(
         "there is no block barrier between the compute's reads of a stage's buffer and the bulk "
         "copy that refills it"),
     "bulk/init_fence_global.cu": everywhere("fence.proxy.async must come after init"),
     "bulk/try_wait_once.cu": everywhere("no mbarrier.try_wait in a loop"),
     # F7: cp.async into a buffer nothing reads, plain loads fill x_s: the outputs are right, and
-    # the verdict says what was not checked (GPU: unverified)
+    # the verdict says what was not checked (GPU: confirmed)
     "async_halo/copy_into_an_unread_buffer.cu": (COMPILES, "its sm_80 PTX has cp.async", PASSED,
                                                  "and that the copies feed the compute"),
     # F5: the double buffer's refill barrier is an order, not a count: round the tile loop, a
     # block barrier between the compute's ld.shared and the next cp.async. Two barriers after
     # the wait and none after the compute: refused. One barrier, after the wait and the
-    # release, before the copy of the next tile into the other buffer: right (GPU: unverified).
+    # release, before the copy of the next tile into the other buffer: right (GPU: confirmed).
     "double_buffer/two_barriers_before_compute.cu": everywhere(REFILL),
-    "double_buffer/ok_one_barrier_before_the_refill.cu": RIGHT,   # GPU: unverified
+    "double_buffer/ok_one_barrier_before_the_refill.cu": RIGHT,   # GPU: confirmed (H200)
     # F8: the toolkit's other copy APIs (the pipeline primitives, cooperative groups) are not in
     # libcu++, the only headers the check compiles with: told so before compiling, not with a
     # compiler error (right answers elsewhere, NOT YET here, on every machine)
@@ -245,7 +246,7 @@ ANSWERS.update({
 # Issue #22: the PTX is judged along its control flow, not in the order it lists instructions.
 # Dead code (a bra over an instruction, a guard that a setp on immediates makes false) issues
 # nothing; "A then B" is "a path from A reaches B", and "B between A and C" is "on every path
-# from A to C". GPU verdicts of the right answers: unverified.
+# from A to C". GPU verdicts of the right answers: confirmed on the H200 later.
 DEAD = "but no path from the kernel's entry runs it"
 ANSWERS.update({
     # (a) dead code: branched over, or under a predicate that is constant false
@@ -274,7 +275,7 @@ ANSWERS.update({
     "bulk/init_fence_branched_over_in_asm.cu": everywhere(
         "fence.proxy.async must come after init and before the first bulk copy"),
     "bulk/init_barrier_under_a_false_predicate.cu": everywhere(
-        "the PTX has no block barrier after the init's fence and before the first bulk copy"),
+        "the PTX has no block barrier after the init and before the first bulk copy"),
     # (b) order: listed in order, run out of it (bra forward, then back)
     "async_halo/wait_run_before_the_copy.cu": everywhere(
         "it waits before its copies are issued (in the PTX, no cp.async.wait follows a "
@@ -296,7 +297,7 @@ ANSWERS.update({
     "double_buffer/ok_noinline_issue_tile_with_an_early_return.cu": RIGHT,
 })
 
-# Found playing the hostile learner once more (the static check's verdicts; GPU ones unverified)
+# Found playing the hostile learner once more (the static check's verdicts; the GPU ones confirmed on the H200 later)
 ANSWERS.update({
     "async_halo/copy_under_a_false_predicate_from_an_r_operand.cu": everywhere(
         f"(The PTX lists cp.async.ca.shared.global, {DEAD}"),   # "r"(0): a mov, then setp
@@ -395,8 +396,9 @@ ANSWERS.update({
     "async_halo/compute_through_a_function_pointer.cu": everywhere(POINTER),
     "async_halo/wait_through_a_function_pointer.cu": everywhere(POINTER),
     # bar.sync 0, 0x100 is a block barrier at 256 threads (the PTX build's), no other: the
-    # blocks of 64 and 32 threads wait at it for ever (H200, 2026-12-01)
-    "async_halo/barrier_count_256_in_hex.cu": on_the_gpu("did not finish within"),
+    # blocks of 64 and 32 threads wait at it for ever (H200, 2026-12-01); since the seventh red
+    # team the check reads a build of 64 threads too, and refuses it there
+    "async_halo/barrier_count_256_in_hex.cu": everywhere("built at tile=96, K=7, 64 threads"),
     "async_halo/ok_noinline_wait_and_barrier_helpers.cu": RIGHT,
     "async_halo/ok_asm_wait_and_barrier_with_a_label.cu": RIGHT,
     "async_halo/undefines_the_stress_build.cu": everywhere("#undef CONV_JITTER is refused"),
@@ -434,9 +436,9 @@ ANSWERS.update({
     "async_halo/defines_clock64.cu": everywhere("clock64 belongs to the check"),
     "async_halo/unrelated_mbarrier_wait_arrival_after_it.cu": everywhere("it never waits for its copies"),
     "async_halo/read_before_the_wait_by_an_asm_indirect_call.cu": everywhere(POINTER),
-    # a timing probe (it took 104 s to read before): without a GPU its PTX passes; the GPU's own
-    # builds refuse its asm, which addresses shared memory with a 32-bit register (H200)
-    "async_halo/unread_test_waits_10000.cu": on_the_gpu("it does not compile with tile="),
+    # a timing probe (it took 104 s to read before, then 1.1 s); since the seventh red team a
+    # PTX with more than MAX_WAITS mbarrier waits is refused unread
+    "async_halo/unread_test_waits_10000.cu": everywhere("10000 mbarrier waits, more than the 2000"),
 })
 
 # Found by a fifth red team (2026-12-01): the stress build emptied without touching a macro (PHASE
@@ -445,7 +447,7 @@ ANSWERS.update({
 # track, the producer's wait moved out of its loop, retry loops that leave once the phase has
 # NOT completed or branch nowhere; and right answers it refused: retry loops with a __nanosleep
 # back-off, whose first try the compiler peels off the loop. GPU verdicts of the three right
-# answers: unverified (no device time was left).
+# answers: confirmed on the H200 in the next session.
 JITTER = "its stress build does not wait at all the skeleton's PHASE() points"
 ANSWERS.update({
     "async_halo/phase_points_in_if_0.cu": everywhere(JITTER),
@@ -466,7 +468,7 @@ ANSWERS.update({
 # made up elsewhere (the check now also finds each enabled point's hash in the stress build), a
 # retry loop whose result passes through a __noinline__ helper's return value (followed now); an
 # #if/#error guard on the sizes is refused with a pointer to static_assert. GPU verdicts of the
-# three right answers: unverified.
+# three right answers: confirmed on the H200 in the next session.
 ANSWERS.update({
     "double_buffer/phase_5_in_dead_code.cu": everywhere(JITTER),
     "async_halo/phase_4_dead_and_phase_0_twice.cu": everywhere(JITTER),
@@ -476,4 +478,80 @@ ANSWERS.update({
     "warp_specialized/ok_for_ever_with_return_and_backoff.cu": BULK_RIGHT,
     "async_halo/error_guard_on_the_sizes.cu": everywhere("use static_assert"),
     "double_buffer/ok_static_assert_on_the_sizes.cu": RIGHT,
+})
+
+# Left by the sixth red team as gaps for the GPU run to decide, filed in the seventh session: a
+# double buffer whose loop refills with plain loads and stores (the same outputs, no overlap:
+# refused from the PTX now), a producer merged into the compute's loop with no empty wait (it
+# refills buffers the compute still reads), an empty barrier that counts the producer's lanes
+# too (its phase never completes once the ring wraps).
+ANSWERS.update({
+    "double_buffer/refill_by_plain_stores.cu": everywhere("in the tile loop it copies nothing asynchronously"),
+    "warp_specialized/merged_loop_without_an_empty_wait.cu": on_the_gpu("", "sm_90 or newer"),
+    "warp_specialized/empty_barrier_counts_the_producer_too.cu": on_the_gpu("did not finish within",
+                                                                           "sm_90 or newer"),
+})
+HANGS |= {"warp_specialized/merged_loop_without_an_empty_wait.cu",
+          "warp_specialized/empty_barrier_counts_the_producer_too.cu"}
+
+# Found by a seventh red team (2026-12-01, 24 attempts): 100,000 mbarrier waits that took 57 s
+# to read (now refused past MAX_WAITS), a double buffer that copies its loop's tiles with plain
+# loads or waits for the next tile too (no overlap: refused from the PTX), a wait only at the
+# sizes the PTX is read from (a C++ `if` on CONV_TILE: the check now reads a second build, at
+# other sizes, and on a GPU every configuration's), .relaxed waits and releases (refused: no run
+# shows the ordering they drop), and right bulk answers it refused (a fence before each copy,
+# every thread fencing after the barrier). Three wrong double buffers that the PTX cannot tell
+# from right ones go to the GPU run: a barrier only at the top of the loop, a copy issued without
+# its commit, a commit per element. One is performance only and passes everywhere: the next
+# tile issued after the compute (right outputs, no overlap; the verdict does not claim overlap).
+ANSWERS.update({
+    "double_buffer/wait_prior_0_waits_for_the_next_tile_too.cu": everywhere("in the tile loop it waits for every batch, the next tile's too"),
+    # PASSED once and failed once on the H200 (2026-12-01): a race the stress build catches by
+    # luck; now refused from the PTX (every path from the loop's wait to a read passes a barrier)
+    "double_buffer/barrier_at_the_top_only.cu": everywhere("it reads a buffer after its wait but before a block barrier"),
+    # both PASSED on the H200, the commit per copy with a second stress build of four copies a
+    # thread too (2026-12-01): now refused from the PTX
+    "double_buffer/issues_without_a_commit.cu": everywhere("its copies in the tile loop are never committed before the wait"),
+    "double_buffer/a_commit_per_element.cu": everywhere("it commits more than one batch per tile"),
+    "double_buffer/issues_the_next_tile_after_the_compute.cu": RIGHT,
+    "double_buffer/ok_prologue_wait_and_a_wait_at_the_bottom.cu": RIGHT,
+    "double_buffer/ok_wait_prior_1.cu": RIGHT,
+    "bulk/ok_fence_before_each_copy.cu": BULK_RIGHT,
+    "bulk/ok_every_thread_fences_after_the_barrier.cu": BULK_RIGHT,
+    "bulk/fence_in_thread_0_after_the_init_barrier.cu": everywhere("put the fence in the init's own if (threadIdx.x == 0)"),
+    "bulk/ok_memcpy_async_tx.cu": BULK_RIGHT,
+    "bulk/ok_init_and_fence_in_two_ifs.cu": BULK_RIGHT,
+    "bulk/ok_cuda_ptx_fence.cu": BULK_RIGHT,
+    "warp_specialized/ok_empty_wait_skipped_in_round_0.cu": BULK_RIGHT,
+    "warp_specialized/relaxed_full_wait.cu": everywhere("a .relaxed mbarrier operation orders no memory"),
+    "warp_specialized/relaxed_release.cu": everywhere("a .relaxed mbarrier operation orders no memory"),
+    "async_halo/unlooped_waits_100000.cu": everywhere("its PTX is too large to check"),
+    "async_halo/waits_only_at_the_checked_sizes.cu": everywhere("built at tile=96, K=7, 64 threads"),
+    "async_halo/ok_zero_fill_by_src_size.cu": RIGHT,
+})
+
+# Found by an eighth red team (2026-12-01, 21 attempts): the stress build told apart from the
+# others (#ifdef of the header's CONV_JITTER_POINTS: refused; a stringized PHASE() or an
+# overload of conv_jitter: every build the check makes is now a stress build, so the kernel
+# judged is the one that runs, and these pass as the solution they are there); a wait only in
+# blocks of 256 threads, or under n < 0, with a long spin instead (the PTX has the wait, the
+# spin hides the race: PASSED on a GPU, whose verdict says "not checked: that each of those
+# instructions runs on every path"); a call tree inlined to 190,000 instructions (now refused
+# past MAX_INSTRUCTIONS, 50,000: ten seconds of reading before); right answers: waiting for
+# this tile with wait_prior<0> and then issuing the next (refused before), and others.
+ANSWERS.update({
+    "double_buffer/ok_wait_prior_0_then_issue_the_next_tile.cu": RIGHT,
+    "double_buffer/tells_the_stress_build_by_ifdef.cu": everywhere("#ifdef CONV_JITTER_POINTS is refused"),
+    "double_buffer/wrong_except_in_the_stress_build_by_stringizing.cu": RIGHT,
+    "double_buffer/wrong_except_in_the_stress_build_by_overload.cu": RIGHT,
+    "async_halo/waits_only_in_blocks_of_256_spins_elsewhere.cu": RIGHT,
+    "async_halo/wait_under_n_below_0_spins_instead.cu": RIGHT,
+    "double_buffer/call_tree_of_190000_instructions.cu": everywhere("its PTX is too large to check"),
+    "double_buffer/ok_consumer_wait_then_issue_the_next_tile.cu": RIGHT,
+    "double_buffer/ok_wait_prior_1_or_0_at_the_last_tile.cu": RIGHT,
+    "bulk/ok_wait_parity.cu": BULK_RIGHT,
+    "bulk/ok_try_wait_parity_loop.cu": BULK_RIGHT,
+    "warp_specialized/ok_empty_wait_in_lane_0_then_syncwarp.cu": BULK_RIGHT,
+    "warp_specialized/ok_wait_with_a_hang_detector.cu": BULK_RIGHT,
+    "warp_specialized/ok_release_per_warp_with_count_32.cu": BULK_RIGHT,
 })

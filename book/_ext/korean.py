@@ -1,0 +1,114 @@
+"""Sphinx extension for the Korean edition (ko/_config.yml): stable heading anchors and a search
+that finds a word in its inflected forms.
+
+Anchors. docutils makes a section's id from its title in ASCII, so a Korean heading gets
+``id1``, ``id2``, … in the order of the page: a deep link breaks whenever a heading is added
+above it. Here each such section gets, first, an id made from its own title, Hangul kept
+(:func:`slug`: "## 타일로 나눈 벡터" → ``#타일로-나눈-벡터``), which changes only when that heading's
+words do; the ``idN`` stays as a second id, so the links of older builds still land.
+
+Search. Sphinx has no Korean search language: it indexes "헤일로는" and "헤일로가" as words unlike
+"헤일로", so a search for the word misses the pages that use it only with a particle. Here a word
+in Hangul is indexed, and a query word looked up, without the particles that end it
+(:func:`stem`, the same rule in Python for the index and in JavaScript for the query); other
+words go through Sphinx's English stemmer, as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docutils import nodes
+from sphinx.search import languages
+from sphinx.search.en import SearchEnglish
+
+# Particles (조사) that end a noun in the book's prose, longest first; a word loses them one by
+# one while at least two syllables are left ("헤일로는" → "헤일로" → "헤일", the query word too).
+PARTICLES = ("에서는", "에서도", "에서의", "으로는", "으로도", "으로서", "으로써", "까지는", "부터는",
+             "에서", "에게", "으로", "처럼", "까지", "부터", "보다", "마다", "이나", "이며", "이고",
+             "에는", "에도", "와는", "과는", "로는", "로도", "만큼", "이란", "라는", "이라는",
+             "의", "은", "는", "이", "가", "을", "를", "에", "와", "과", "도", "만", "로")
+PARTICLES = tuple(sorted(set(PARTICLES), key=len, reverse=True))
+HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
+def stem(word: str) -> str:
+    """``word`` without the particles that end it, at least two syllables kept."""
+    changed = True
+    while changed:
+        changed = False
+        for p in PARTICLES:
+            if word.endswith(p) and len(word) - len(p) >= 2:
+                word, changed = word[:-len(p)], True
+                break
+    return word
+
+
+_JS = """
+var KoreanParticles = %s;
+var Stemmer = function() {
+  var english = new EnglishStemmer();
+  var hangul = /[\\uac00-\\ud7a3]/;
+  this.stemWord = function(w) {
+    if (!hangul.test(w)) return english.stemWord(w);
+    var changed = true;
+    while (changed) {
+      changed = false;
+      for (var i = 0; i < KoreanParticles.length; i++) {
+        var p = KoreanParticles[i];
+        if (w.length - p.length >= 2 && w.slice(-p.length) === p) {
+          w = w.slice(0, -p.length); changed = true; break;
+        }
+      }
+    }
+    return hangul.test(w) ? w : english.stemWord(w);
+  };
+};
+"""
+
+
+class SearchKorean(SearchEnglish):
+    lang = "ko"
+    language_name = "Korean"
+    js_stemmer_code = (SearchEnglish.js_stemmer_code.replace("var Stemmer = function",
+                                                             "var EnglishStemmer = function", 1)
+                       + _JS % ("[" + ", ".join(f'"{p}"' for p in PARTICLES) + "]"))
+
+    def stem(self, word: str) -> str:
+        if not HANGUL.search(word):
+            return super().stem(word)
+        word = stem(word)            # "async는" → "async", then as an English word
+        return word if HANGUL.search(word) else super().stem(word)
+
+
+def slug(title: str) -> str:
+    """An anchor from a heading's words: lower case, letters (Hangul too) and digits kept, the
+    rest one hyphen."""
+    return re.sub(r"[^\w]+", "-", title.lower(), flags=re.U).strip("-_")
+
+
+def _anchors(app, doctree) -> None:
+    taken = set()
+    for node in doctree.findall(nodes.Element):
+        taken.update(node.get("ids", ()))
+    for section in doctree.findall(nodes.section):
+        ids = section["ids"]
+        if not ids or not all(re.fullmatch(r"id\d+", i) for i in ids):
+            continue
+        base = slug(section[0].astext()) if len(section) and isinstance(section[0], nodes.title) else ""
+        if not base:
+            continue
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name)
+        ids.insert(0, name)
+        doctree.ids[name] = section
+
+
+def setup(app):
+    languages["ko"] = SearchKorean
+    # before Sphinx's own collectors (priority 500) read the sections' ids for the tables of contents
+    app.connect("doctree-read", _anchors, priority=400)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,137 @@
+"""kernels/edition.py: which edition a process shows, text in both languages, and how
+``translate sync`` gives the Korean notebook the Korean words of the English run; the Korean
+build's extension (book/_ext/korean.py): anchors and search."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from kernels import edition
+from kernels.edition import Text
+from kernels.measure.recorded import for_page
+from kernels.publish import translate
+from kernels.tables import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _korean():
+    """book/_ext/korean.py (needs Sphinx: the book's own stack, not the GPU machine's)."""
+    pytest.importorskip("docutils")
+    pytest.importorskip("sphinx")
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    import korean
+    return korean
+
+
+def test_the_edition_comes_from_the_variable_then_the_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv(edition.ENV, raising=False)
+    (tmp_path / "ko" / "notebooks").mkdir(parents=True)
+    (tmp_path / "notebooks").mkdir()
+    monkeypatch.chdir(tmp_path / "notebooks")
+    assert edition.language() == "en"
+    monkeypatch.chdir(tmp_path / "ko" / "notebooks")
+    assert edition.language() == "ko"
+    monkeypatch.setenv(edition.ENV, "en")
+    assert edition.language() == "en"
+    monkeypatch.setenv(edition.ENV, "fr")
+    with pytest.raises(ValueError, match=edition.ENV):
+        edition.language()
+
+
+def test_text_is_the_current_editions_words_and_keeps_both(monkeypatch):
+    monkeypatch.setenv(edition.ENV, "ko")
+    t = Text("a tie", "동률")
+    assert t == "동률" and (t.en, t.ko) == ("a tie", "동률")
+    joined = Text(", ", ", ").join([t, "bulk"]) + "."
+    assert (joined.en, joined.ko) == ("a tie, bulk.", "동률, bulk.")
+    monkeypatch.setenv(edition.ENV, "en")
+    assert Text("a tie", "동률") == "a tie"
+    with pytest.raises(TypeError, match="two texts"):
+        Text("a", None)
+
+
+def test_both_editions_ride_in_the_outputs_metadata(monkeypatch):
+    monkeypatch.setenv(edition.ENV, "en")
+    data, meta = Text("faster", "빠릅니다")._repr_mimebundle_()
+    assert data == {"text/plain": "faster"}
+    assert meta[edition.KEY]["editions"]["ko"] == {"text/plain": "빠릅니다"}
+
+
+def test_korean_lines_wrap_at_their_width_in_columns():
+    line = "- " + "헤일로 셀은 이웃 타일에서 복사합니다 " * 6
+    for out in edition.wrap(line, 40, "  "):
+        assert edition.columns(out) <= 40, out
+    english = "- K = 1 in the same configuration (tile 1024, 128 threads, one block per tile)"
+    import textwrap
+    assert edition.wrap(english, 40, "  ") == textwrap.wrap(english, 40, subsequent_indent="  ",
+                                                            break_long_words=False,
+                                                            break_on_hyphens=False)
+    page = for_page([Text("- " + "word " * 30, "- " + "낱말 " * 30)], width=40)
+    assert isinstance(page, Text)
+    assert all(edition.columns(x) <= 40 for x in page.ko.splitlines())
+    assert for_page(["plain"]) == "plain" and not isinstance(for_page(["plain"]), Text)
+
+
+def test_a_table_shows_each_language_aligned_in_columns(monkeypatch):
+    monkeypatch.setenv(edition.ENV, "en")
+    t = Table(Text("Title", "제목"), ["", Text("median µs", "중앙값 µs")],
+              [[Text("copy", "복사"), "1.0"], ["bulk", "12.5"]])
+    data, meta = t._repr_mimebundle_()
+    ko = meta[edition.KEY]["editions"]["ko"]
+    assert data["text/plain"].splitlines()[0] == "Title" and "제목" in ko["text/plain"]
+    lines = ko["text/plain"].splitlines()[1:]
+    assert len({edition.columns(x) for x in lines}) == 1, lines     # aligned
+    assert "<caption>제목</caption>" in ko["text/html"]
+    plain = Table("", ["a"], [["1"]])._repr_mimebundle_()
+    assert set(plain) == {"text/plain", "text/html"}                # no editions: English only
+
+
+def test_sync_writes_the_korean_words_of_the_english_run(tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "book").mkdir()
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n"
+                                       "- file: notebooks/01_probe\n")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Title"), nbformat.v4.new_code_cell("show(x)")]
+    data, meta = Text("1.05x faster", "1.05배 빠릅니다")._repr_mimebundle_()
+    nb.cells[1].outputs = [nbformat.v4.new_output("display_data", data=data, metadata=meta),
+                           nbformat.v4.new_output("stream", name="stdout", text="as it is\n")]
+    nbformat.write(nb, tmp_path / "notebooks" / "01_probe.ipynb")
+    ed = translate.Edition(tmp_path)
+    translate.sync(ed)
+    ko = nbformat.read(ed.notebooks / "01_probe.ipynb", as_version=4)
+    out = ko.cells[1].outputs
+    assert out[0].data == {"text/plain": "1.05배 빠릅니다"}
+    assert out[0].metadata == nb.cells[1].outputs[0].metadata      # both kept: a later sync too
+    assert out[1].text == "as it is\n"
+
+
+def test_korean_search_strips_particles_the_same_in_python_and_javascript(tmp_path):
+    words = ["헤일로는", "헤일로가", "헤일로", "타일마다", "공유 메모리에서", "async는", "copies", "길이"]
+    korean = _korean()
+    search = korean.SearchKorean({})
+    py = [search.stem(w) for w in words]
+    assert py[0] == py[1] == py[2] and py[5] == "async"
+    node = shutil.which("node")
+    if not node:
+        pytest.skip("node is not installed: the JavaScript stemmer is not run")
+    script = tmp_path / "stem.js"
+    script.write_text(search.js_stemmer_code + "\nconst s = new Stemmer();\n"
+                      f"console.log(JSON.stringify({json.dumps(words)}.map(w => s.stemWord(w))));\n",
+                      encoding="utf-8")
+    js = json.loads(subprocess.run([node, str(script)], capture_output=True, text=True,
+                                   timeout=60, check=True).stdout)
+    assert js == py
+
+
+def test_korean_headings_get_anchors_from_their_words():
+    korean = _korean()
+    assert korean.slug("타일로 나눈 벡터") == "타일로-나눈-벡터"
+    assert korean.slug("Exercise 1: 비동기 복사") == "exercise-1-비동기-복사"
