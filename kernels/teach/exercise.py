@@ -1497,44 +1497,52 @@ SHARED_COPY = re.compile(r"cp\.async(?!\.(?:wait|commit|mbarrier|bulk\.(?:wait|c
                          r"(?:\.[\w:]+)*?\.shared\b")
 
 
-def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: list[int]) -> None:
-    """Round the tile loop, every copy is committed before the wait (a path from a cp.async to
-    a wait through no cp.async.commit_group: those copies are in no batch the wait counts), and
-    one batch closes per tile (a path from one commit to another through no wait and no barrier:
-    a commit per copy, and pipe.consumer_wait() waits for the oldest copy of each thread only)."""
+def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: list[int],
+                   barriers: list[int]) -> None:
+    """Round the tile loop (``waits``: the loop's waits for copies, ``barriers``: the block
+    barriers the steps count, an mbarrier wait among them only in its retry loop), every copy
+    is in a batch before the wait counts it (a path from a cp.async to a cp.async.wait through
+    no cp.async.commit_group, or to an mbarrier wait through no cp.async.mbarrier.arrive: those
+    copies are in nothing the wait waits for), the compute reads after a barrier (a path from a
+    wait that is not itself a barrier to a shared-memory read through none), and one batch
+    closes per tile (a path from one commit_group to another through no wait and no barrier: a
+    commit per copy, and pipe.consumer_wait() waits for each thread's oldest copy only)."""
     def running(pattern: re.Pattern) -> list[int]:
         return [i for i, op in enumerate(opcodes) if loops[i] and flow.issued[i] and
                 pattern.match(op)]
-    commits = running(COMMIT) + [i for i in running(CP_WAIT_ALL)
-                                 if opcodes[i].startswith("cp.async.wait_all")]
     copies = running(SHARED_COPY)
-    reached = flow.reach(copies, inclusive=False, stops=commits, within=loops)
-    if any(reached[i] for i in waits):
+    groups = running(re.compile(r"cp\.async\.commit_group\b")) + [
+        i for i in running(CP_WAIT_ALL) if opcodes[i].startswith("cp.async.wait_all")]
+    by_group = [i for i in waits if opcodes[i].startswith("cp.async.wait")]
+    by_barrier = [i for i in waits if MB_WAIT.match(opcodes[i])]
+    loose = flow.reach(copies, inclusive=False, stops=groups, within=loops)
+    unarrived = flow.reach(copies, inclusive=False, stops=running(CP_ARRIVE), within=loops)
+    if any(loose[i] for i in by_group) or any(unarrived[i] for i in by_barrier):
         raise ExerciseError(
             "its copies in the tile loop are never committed before the wait (in the PTX, a path "
             "goes from a cp.async to the cp.async.wait through no cp.async.commit_group): "
             "pipe.producer_acquire(), issue_tile(...), then pipe.producer_commit(), so that "
             "pipe.consumer_wait() has a batch to wait for.")
-    # (a wait or a block barrier between: pipe.consumer_wait() has a path round its waits)
     # every path from the loop's wait to the compute's reads passes a block barrier: each
     # thread's wait covers its own copies only (a barrier at the top of the loop alone leaves
-    # the reads of the round after the wait unguarded)
-    unguarded = flow.reach(waits, inclusive=False, stops=running(BAR), within=loops)
+    # the reads of the round after the wait unguarded); a cuda::barrier's wait is one itself
+    unguarded = flow.reach([i for i in waits if i not in set(barriers)], inclusive=False,
+                           stops=barriers, within=loops)
     if any(unguarded[i] for i in running(SHARED_LOAD)):
         raise ExerciseError(
             "it reads a buffer after its wait but before a block barrier (in the PTX, a path in "
             "the tile loop goes from the cp.async.wait to an ld.shared through no bar.sync): "
             "after pipe.consumer_wait(), call __syncthreads() before Phase 4 reads x_s[stage], "
             "so that every thread's copies have landed.")
-    again = flow.reach(running(COMMIT), inclusive=False, stops=waits + running(BAR),
-                       within=loops)
-    if any(again[i] for i in running(COMMIT)):
+    # (a wait or a block barrier between: pipe.consumer_wait() has a path round its waits)
+    commits = running(re.compile(r"cp\.async\.commit_group\b"))
+    again = flow.reach(commits, inclusive=False, stops=waits + barriers, within=loops)
+    if any(again[i] for i in commits):
         raise ExerciseError(
             "it commits more than one batch per tile (in the PTX, a cp.async.commit_group "
             "reaches another through no cp.async.wait and no barrier: a commit inside the copy "
-            "loop): commit "
-            "once per tile, after all of its copies, or pipe.consumer_wait() waits for each "
-            "thread's oldest copy only and the tile's other copies are still in flight.")
+            "loop): commit once per tile, after all of its copies, or pipe.consumer_wait() waits "
+            "for each thread's oldest copy only and the tile's other copies are still in flight.")
 
 
 def _wait_all_then_copy(opcodes: list[str], flow: "_Flow", loops: bytearray) -> list[int]:
@@ -1656,9 +1664,9 @@ def _counted_barriers(opcodes: list[str], threads: int = BLOCK_THREADS) -> list[
 
 # an mbarrier operation without its ordering: .relaxed (PTX 8.6+) drops a wait's acquire and a
 # plain arrival's release (a release of what was read before it), which no run on today's GPUs
-# shows; expect_tx, with or without an arrival, announces bytes and may be relaxed (cuda::barrier
-# compiles it so)
-RELAXED = re.compile(r"mbarrier\.(?:(?:try|test)_wait|arrive(?!\.expect_tx))(?:\.[\w:]+)*?\.relaxed\b")
+# shows; the bare expect_tx announces bytes only and may be relaxed (cuda::barrier compiles it
+# so); an arrival with expect_tx releases too
+RELAXED = re.compile(r"mbarrier\.(?:(?:try|test)_wait|arrive)(?:\.[\w:]+)*?\.relaxed\b")
 
 
 def _check_structure(instructions: list[str], steps: tuple[Step, ...],
@@ -1696,7 +1704,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         return [i for i, op in enumerate(opcodes)
                 if step.pattern.match(op) and (flow.issued[i] or not running) and counted[i]
                 and (not MB_WAIT.match(op) or looped[i]   # a wait that may not wait
-                     and (arrived[i] or step.pattern not in (CP_WAIT, CP_WAIT_ALL)))]
+                     and (arrived[i] or step.pattern not in (CP_WAIT, CP_WAIT_ALL, CP_WAIT_ONE)))]
 
     for step in steps:
         if step.ready:
@@ -1714,7 +1722,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
                                     "for each tile's copies in that loop")
             found = [i for i in anywhere if loops[i]]
             if step.batches:
-                _check_batches(opcodes, flow, loops, found)
+                _check_batches(opcodes, flow, loops, found, where(by_name["barrier"]))
             if not found and step.overlap:   # waits for all, then issues the next tile: overlap
                 found = _wait_all_then_copy(opcodes, flow, loops)
         elif step.after or step.before:

@@ -555,3 +555,32 @@ ANSWERS.update({
     "warp_specialized/ok_wait_with_a_hang_detector.cu": BULK_RIGHT,
     "warp_specialized/ok_release_per_warp_with_count_32.cu": BULK_RIGHT,
 })
+
+# Found by a ninth red team (2026-12-01, 17 attempts): right double buffers the new rules refused
+# (a cuda::barrier per buffer: its wait is the barrier, its copies arrive instead of committing:
+# accepted now), the new rules' lists unfiltered (a dummy arrival, a one-shot test_wait, a dummy
+# retry loop counted: now the steps' own filtered waits and barriers), a relaxed release written
+# as an arrival expecting 0 bytes (refused: only the bare expect_tx may be relaxed). Not run on a
+# GPU (no device time was left): the GPU verdicts of the two wrong ones the PTX cannot tell from
+# right ones are predictions. Refused though right, as known limits: the next tile issued at the
+# top and committed after the compute (its message is literally true of the PTX), a relaxed
+# poll followed by fence.acq_rel (said to order nothing, which the fence makes untrue).
+ANSWERS.update({
+    "double_buffer/ok_a_cuda_barrier_per_buffer.cu": RIGHT,
+    "double_buffer/ok_a_cuda_barrier_per_buffer_and_syncthreads.cu": RIGHT,
+    "double_buffer/ok_prologue_issues_two_tiles.cu": RIGHT,
+    "double_buffer/ok_empty_batch_in_a_second_if.cu": RIGHT,
+    "double_buffer/ok_unroll_2_tile_loop.cu": RIGHT,
+    "double_buffer/ok_prologue_wait_and_wait_prior_0_at_the_bottom.cu": RIGHT,
+    "double_buffer/ok_wait_all_in_asm_then_issue.cu": RIGHT,
+    "double_buffer/consumer_wait_twice_no_overlap.cu": RIGHT,   # right outputs, no overlap
+    "double_buffer/no_commit_but_an_mbarrier_arrival.cu": everywhere("its copies in the tile loop are never committed before the wait"),
+    "double_buffer/commit_per_element_and_a_test_wait.cu": everywhere("it commits more than one batch per tile"),
+    "double_buffer/top_barrier_only_and_a_test_wait.cu": everywhere("it reads a buffer after its wait but before a block barrier"),
+    "double_buffer/wait_prior_0_and_a_dummy_retry_loop.cu": everywhere("in the tile loop it waits for every batch"),
+    "double_buffer/issue_at_the_top_commit_after_the_compute.cu": everywhere("its copies in the tile loop are never committed before the wait"),
+    "double_buffer/commit_first_then_wait_then_issue.cu": on_the_gpu(""),          # predicted
+    "double_buffer/commit_only_with_a_next_and_wait_prior_1.cu": on_the_gpu(""),   # predicted
+    "warp_specialized/relaxed_release_by_expect_tx_0.cu": everywhere("a .relaxed mbarrier operation orders no memory"),
+    "warp_specialized/relaxed_wait_with_acq_rel_fences.cu": everywhere("a .relaxed mbarrier operation orders no memory"),
+})
