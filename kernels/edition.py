@@ -125,6 +125,18 @@ class Text(str):
         return bundle(lambda lang: {"text/plain": self.in_(lang)})
 
 
+def english_list(names) -> str:
+    """Names as an English sentence lists them: "a", "a and b", "a, b and c"."""
+    names = [str(n) for n in names]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def listed(names) -> "Text":
+    """Names (or numbers) as a sentence lists them in each language: "3, 5 and 9" / "3, 5, 9"."""
+    names = [str(n) for n in names]
+    return Text(english_list(names), ", ".join(names))
+
+
 def of(value, lang: str) -> str:
     """``value`` in ``lang``: a :class:`Text`'s own words in it, any other text as it is."""
     return value.in_(lang) if isinstance(value, Text) else str(value)

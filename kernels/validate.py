@@ -13,6 +13,8 @@ import numbers
 
 import numpy as np
 
+from .edition import english_list as listed   # names as a sentence lists them
+
 
 def integer(name: str, value, lo: int | None = None, hi: int | None = None, why: str = "") -> int:
     """A Python or NumPy integer (not a bool, not a float) within ``[lo, hi]``."""
@@ -107,12 +109,6 @@ def flag(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return bool(value)
-
-
-def listed(names) -> str:
-    """Names as a sentence lists them: "a", "a and b", "a, b and c"."""
-    names = list(names)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def choice(name: str, value, options) -> str:

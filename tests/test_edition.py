@@ -3,7 +3,6 @@
 build's extension (book/_ext/korean.py): anchors and search."""
 
 import json
-import os
 import shutil
 import subprocess
 import sys

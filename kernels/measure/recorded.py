@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import layout, variants as V
-from ..edition import Text, both, of, wrap
+from ..edition import Text, both, listed as both_listed, of, wrap
 from ..files import read_json
 from ..geometry import valid_tile
 from ..tables import Table
@@ -180,11 +180,6 @@ def _josa(word: str, after_consonant: str, after_vowel: str) -> str:
     else:
         final = last in _CONSONANT_DIGITS or last in "lmnLMN"
     return word + (after_consonant if final else after_vowel)
-
-
-def _ks_ko(taps) -> str:
-    """A list of K for Korean prose: "3, 5, 9" (no "and"), or "없음"."""
-    return ", ".join(str(k) for k in taps) if taps else "없음"
 
 
 def schedule_words(persistent: bool) -> Text:
@@ -869,7 +864,7 @@ def lessons(result: dict, rec: dict, n: int = 2**26) -> list[Text]:
                                                               *matched[k].tied)]
 
     def ks(taps):
-        return Text(listed([str(k) for k in taps]) if taps else "none", _ks_ko(taps))
+        return both_listed(taps) if taps else Text("none", "없음")
 
     def spread(taps, speedups=None):
         speedups = speedups or {k: v[k].speedup for k in taps}
@@ -1144,7 +1139,7 @@ def verdict_summary(rec: dict, n: int = 2**26) -> dict[str, str]:
         return f"{lo:.2f}x" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}x"
 
     def named(taps):   # "3, 5 and 9" ("3, 5, 9"): the glue keeps its quotes, not a tuple
-        return Text(listed([str(k) for k in taps]), _ks_ko(taps)) if taps else none
+        return both_listed(taps) if taps else none
     out = {"sync_ks": named(ks("sync")), "sync_range": spread(ks("sync")),
            "tie_ks": named(ks("tie")), "async_ks": named(ks("async")),
            "first_async_k": str(min(ks("async"))) if ks("async") else none}

@@ -1497,6 +1497,14 @@ SHARED_COPY = re.compile(r"cp\.async(?!\.(?:wait|commit|mbarrier|bulk\.(?:wait|c
                          r"(?:\.[\w:]+)*?\.shared\b")
 
 
+COMMIT_GROUP = re.compile(r"cp\.async\.commit_group\b")   # pipe.producer_commit()
+
+
+def _in_loop(opcodes: list[str], flow: "_Flow", loops: bytearray, pattern: re.Pattern) -> list[int]:
+    """The instructions in ``loops`` that run and that ``pattern`` matches."""
+    return [i for i, op in enumerate(opcodes) if loops[i] and flow.issued[i] and pattern.match(op)]
+
+
 def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: list[int],
                    barriers: list[int]) -> None:
     """Round the tile loop (``waits``: the loop's waits for copies, ``barriers``: the block
@@ -1508,10 +1516,9 @@ def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: l
     closes per tile (a path from one commit_group to another through no wait and no barrier: a
     commit per copy, and pipe.consumer_wait() waits for each thread's oldest copy only)."""
     def running(pattern: re.Pattern) -> list[int]:
-        return [i for i, op in enumerate(opcodes) if loops[i] and flow.issued[i] and
-                pattern.match(op)]
+        return _in_loop(opcodes, flow, loops, pattern)
     copies = running(SHARED_COPY)
-    groups = running(re.compile(r"cp\.async\.commit_group\b")) + [
+    groups = running(COMMIT_GROUP) + [
         i for i in running(CP_WAIT_ALL) if opcodes[i].startswith("cp.async.wait_all")]
     by_group = [i for i in waits if opcodes[i].startswith("cp.async.wait")]
     by_barrier = [i for i in waits if MB_WAIT.match(opcodes[i])]
@@ -1535,7 +1542,7 @@ def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: l
             "after pipe.consumer_wait(), call __syncthreads() before Phase 4 reads x_s[stage], "
             "so that every thread's copies have landed.")
     # (a wait or a block barrier between: pipe.consumer_wait() has a path round its waits)
-    commits = running(re.compile(r"cp\.async\.commit_group\b"))
+    commits = running(COMMIT_GROUP)
     again = flow.reach(commits, inclusive=False, stops=waits + barriers, within=loops)
     if any(again[i] for i in commits):
         raise ExerciseError(
@@ -1551,8 +1558,7 @@ def _wait_all_then_copy(opcodes: list[str], flow: "_Flow", loops: bytearray) -> 
     because the next one is not issued yet, which then flies while this one is computed (a
     wait after the next tile's copy, before the compute, leaves nothing in flight: [])."""
     def running(pattern: re.Pattern) -> list[int]:
-        return [i for i, op in enumerate(opcodes) if loops[i] and flow.issued[i] and
-                pattern.match(op)]
+        return _in_loop(opcodes, flow, loops, pattern)
     waits = running(CP_WAIT_ALL)
     if not waits:
         return []
@@ -1568,8 +1574,7 @@ def _unordered_refill(opcodes: list[str], flow: _Flow, loops: bytearray,
     shared memory (cp.async of any kind) through no barrier (one of ``barriers``): that copy
     may refill the buffer while a slow warp still reads it."""
     def running(pattern: re.Pattern) -> list[int]:
-        return [i for i, op in enumerate(opcodes) if loops[i] and flow.issued[i] and
-                pattern.match(op)]
+        return _in_loop(opcodes, flow, loops, pattern)
     reached = flow.reach(running(SHARED_READ), inclusive=False, stops=barriers, within=loops)
     return any(reached[i] for i in running(SHARED_COPY))
 

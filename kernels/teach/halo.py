@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import layout
-from ..edition import Text
+from ..edition import listed as both_listed
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference, wrong_outputs
-from ..validate import integer, listed, same_length, vector
+from ..validate import integer, same_length, vector
 
 MAX_CELLS = 100_000   # one object per cell: a picture's worth, never a whole vector's
 
@@ -98,7 +98,7 @@ def puzzle_errors(y_puzzle, y_correct, x, w, tile: int, tested: int = 10) -> dic
     errors = np.abs(puzzle - ref)[wrong]
     positions = [str(t) for t in sorted(set((wrong % tile).tolist()))]   # "0, 1, 254 and 255"
     return {"p28_wrong": str(wrong.size),
-            "p28_positions": Text(listed(positions), ", ".join(positions)),
+            "p28_positions": both_listed(positions),
             "p28_tiles": str(np.unique(wrong // tile).size),
             "p28_in_test": str(int((wrong < tested).sum())),
             "p28_error_min": _power_of_ten(float(errors.min())),

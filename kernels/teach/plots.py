@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.text import Text
 
-from .. import layout, variants as V
+from .. import variants as V
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference

@@ -15,9 +15,8 @@ import os
 import textwrap
 
 from .. import variants as V
-from ..edition import Text, bundle, show as say, wrap
+from ..edition import Text, bundle, listed as both_listed, show as say, wrap
 from ..measure.recorded import PAGE_CHARS
-from ..validate import listed
 
 PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
 
@@ -147,8 +146,8 @@ def convolution_lines(runs, stages=None, n=None) -> list[Text]:
     lines = [r.summary() for r in runs]
     if stages is not None and not all(V.get(r.variant).staged for r in runs):
         staged = V.names(staged=True)
-        lines.append(Text(f"(stages apply to {listed(staged)} only)",
-                          f"(stages는 {', '.join(staged)}에만 적용됩니다)"))
+        names = both_listed(staged)
+        lines.append(Text(f"(stages apply to {names.en} only)", f"(stages는 {names.ko}에만 적용됩니다)"))
     if len(runs) == 2 and runs[0].median_us and runs[1].median_us:
         a, b, ratio = runs[0].variant, runs[1].variant, f"{runs[0].median_us / runs[1].median_us:.2f}"
         lines.append(Text(f"{a} takes {ratio}x the time of {b}", f"{a}의 시간은 {b}의 {ratio}배입니다"))
