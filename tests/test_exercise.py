@@ -275,15 +275,23 @@ def test_the_gpu_builds_compile_without_a_gpu(name, tmp_path, monkeypatch):
     exercise._build_cases(ex.solution.read_text(), ex, tmp_path,
                           exercise._private_include(tmp_path))
     cases = json.loads((tmp_path / "cases.json").read_text())
+    slow = (ex.slow,) if ex.slow else ()
     assert [exercise.Case(*(c[f] for f in exercise.Case._fields)) for c in cases] == [
-        c._replace(blocks=c.grid()) for c in (*ex.cases, *ex.stresses)]
-    # every build is a stress build; "jitter" marks the stress cases, launched several times
+        c._replace(blocks=c.grid()) for c in (*ex.cases, *ex.stresses, *slow)]
+    # every build is a stress build; "jitter" marks the stress cases, launched several times,
+    # "host_input" the slow one
     stress = len(ex.stresses)
-    assert [c["jitter"] for c in cases] == [False] * len(ex.cases) + [True] * stress
-    assert [c["launches"] for c in cases] == [1] * len(ex.cases) + [exercise.STRESS_LAUNCHES] * stress
+    assert [c["jitter"] for c in cases] == [False] * len(ex.cases) + [True] * (stress + len(slow))
+    assert [c["launches"] for c in cases] == ([1] * len(ex.cases) + [exercise.STRESS_LAUNCHES] * stress
+                                              + [exercise.SLOW_LAUNCHES] * len(slow))
+    assert [c["host_input"] for c in cases] == [False] * (len(cases) - len(slow)) + [True] * len(slow)
     assert all(c["kernel"] == ex.kernel for c in cases)
     assert all(c["block_threads"] == c["threads"] + 32 * ex.producer_warp for c in cases)
     assert all((tmp_path / c["binary"]).read_bytes()[:4] == b"\x7fELF" for c in cases)
+    # one build per set of sizes: the cases that share sizes share a binary
+    sizes = {(c["tile"], c["k"], c["threads"], c["stages"]): c["binary"] for c in cases}
+    assert sorted(p.name for p in tmp_path.glob("case*.*bin")) == sorted(set(sizes.values()))
+    assert all(sizes[(c["tile"], c["k"], c["threads"], c["stages"])] == c["binary"] for c in cases)
 
 
 @pytest.mark.parametrize("name", sorted(exercise.EXERCISES))
@@ -291,7 +299,7 @@ def test_every_case_is_a_valid_launch(name):
     """Each case within the kernel's limits: whole warps, K no longer than the tile, and for
     the staged kernels a launch the book's own launcher accepts."""
     ex = exercise.get(name)
-    for case in (*ex.cases, *ex.stresses):
+    for case in (*ex.cases, *ex.stresses, *((ex.slow,) if ex.slow else ())):
         assert case.threads % 32 == 0 and 1 <= case.k <= case.tile and case.grid() >= 1
         if case.stages:
             kernels.launch_config(case.n, case.k, case.tile, case.threads, name, case.stages)
@@ -404,17 +412,36 @@ def test_the_gpu_side_with_a_stand_in_for_cupy(tmp_path, monkeypatch, capsys):
     cases = [dict(n=100, tile=32, k=5, blocks=4, jitter=False, launches=1, binary="case0.cubin"),
              dict(n=50, tile=32, k=3, blocks=2, jitter=False, launches=1, binary="case1.cubin"),
              dict(n=1000, tile=64, k=3, blocks=16, jitter=True, launches=3,
-                  binary="case2.cubin", advice="Look at the wait.")]
+                  binary="case2.cubin", advice="Look at the wait."),
+             dict(n=700, tile=64, k=3, blocks=4, jitter=True, launches=2, host_input=True,
+                  binary="case2.cubin", advice="Look at the batches.")]
     for case in cases:
         case.update(kernel="conv1d_async_halo", threads=32, block_threads=32)
     (tmp_path / "cases.json").write_text(json.dumps(cases))
+    in_host = []
+    monkeypatch.setattr(exercise, "_in_host_memory", lambda cupy, x: in_host.append(x.size) or x)
 
     def right(y, x, w):
         y[:] = kernels.reference(x, w)
 
     monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(right))
-    assert exercise.run_cases(tmp_path) == ("correct on the GPU for all 2 configurations, and "
-                                            "for 3 launches of the stress build at n=1000")
+    assert exercise.run_cases(tmp_path) == (
+        "correct on the GPU for all 2 configurations, and for 3 launches of the stress build at "
+        "n=1000; correct with its input in host memory too (2 launches at n=700: each copy takes "
+        "microseconds to land there, so that a wait that leaves the batch the compute reads in "
+        "flight shows)")
+    assert in_host == [700]
+
+    def late(y, x, w):   # right, except with x in host memory
+        right(y, x, w)
+        if x.size == 700:
+            y[64] = 0.0
+
+    monkeypatch.setitem(sys.modules, "cupy", _fake_cupy(late))
+    with pytest.raises(exercise.ExerciseError, match=r"^with its input in host memory \(each copy "
+                       r"takes microseconds to land\), launch 1 of 2, n=700, .*y\[64\], is 0, "
+                       r"expected .*Look at the batches\.$"):
+        exercise.run_cases(tmp_path)
     launches = []
 
     def racy(y, x, w):   # right, except in the stress build's second launch

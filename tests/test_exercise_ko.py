@@ -73,6 +73,11 @@ def _wrong_outputs() -> list[str]:
                     case, jitter=True, launches=exercise.STRESS_LAUNCHES, advice=ex.advice,
                     stages=ex.stress.stages, blocks=ex.stress.blocks), 5))
             out.append(exercise._wrong(y, x, bound, dict(case, jitter=True, launches=8), 0))
+            for ex in exercise.EXERCISES.values():
+                if ex.slow:
+                    out.append(exercise._wrong(y, x, bound, dict(
+                        case, jitter=True, host_input=True, launches=exercise.SLOW_LAUNCHES,
+                        advice=ex.slow_advice, blocks=ex.slow.blocks), 1))
     return out
 
 
@@ -84,7 +89,11 @@ def _gpu_verdicts() -> list[str]:
         tiles = (" with tiles of " + " and ".join(str(c.tile) for c in ex.stresses)
                  if len(ex.stresses) > 1 else "")
         gpu = (f"correct on the GPU for all {len(ex.cases)} configurations, and for "
-               f"{exercise.STRESS_LAUNCHES} launches of the stress build at n={ex.stress.n}{tiles}")
+               f"{exercise.STRESS_LAUNCHES} launches of the stress build at n={ex.stress.n}{tiles}"
+               + (f"; correct with its input in host memory too ({exercise.SLOW_LAUNCHES} "
+                  f"launches at n={ex.slow.n}: each copy takes microseconds to land there, so "
+                  "that a wait that leaves the batch the compute reads in flight shows)"
+                  if ex.slow else ""))
         for summary in summaries:
             static = f"compiles with NVRTC, and {summary}"
             said.append(f"PASSED: {static}; {gpu}; {exercise.NOT_CHECKED}.")

@@ -228,7 +228,7 @@ def test_what_won_names_the_tuned_configuration(result):
 
 def test_ncu_reading_explains_bytes_and_the_limit_of_async_halo():
     lines = recorded.ncu_reading(recorded.ncu_summary())
-    assert lines[0].startswith("- DRAM read: 268.5-268.5 MB per kernel, for the 268.4 MB of x")
+    assert lines[0].startswith("- DRAM read: 268.5 MB per kernel, for the 268.4 MB of x")
     assert "243.3-249.8 MB, for the 268.4 MB of y. The rest, up to 25.2 MB, is presumably still" \
         in lines[1]
     assert lines[2].startswith("- async_halo executes 3.9x the instructions of pipelined and "

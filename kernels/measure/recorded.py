@@ -303,7 +303,7 @@ def ncu_reading(profile: dict, n: int = 2**26) -> list[Text]:
     mb = 4 * n / 1e6
     read = [m["dram__bytes_read.sum"] for m in profile.values()]
     written = [m["dram__bytes_write.sum"] for m in profile.values()]
-    r_span, w_span = f"{min(read):.1f}-{max(read):.1f}", f"{min(written):.1f}-{max(written):.1f}"
+    r_span, w_span = (_range(min(v), max(v), ".1f") for v in (read, written))
     lines = [Text(f"- DRAM read: {r_span} MB per kernel, for the {mb:.1f} MB of x: every kernel "
                   "reads its input once; none loses time to extra bytes.",
                   f"- DRAM 읽기: 커널마다 {r_span} MB이고, x는 {mb:.1f} MB입니다. 모든 커널이 "
@@ -504,8 +504,8 @@ class Verdict:
                             else (self.control, name_ko))
         return Text(f"K = {self.k}{how}: {fast[0]} {timed(fast[1])} is {self.speedup:.2f}x faster "
                     f"than {slow[0]} {timed(slow[1])}.",
-                    f"K = {self.k}{how_ko}: {_josa(f'{fast_ko} {timed(fast[1])}', '이', '가')} "
-                    f"{slow_ko} {timed(slow[1])}보다 {self.speedup:.2f}배 빠릅니다.")
+                    f"K = {self.k}{how_ko}: {_josa(fast_ko, '이', '가')} {slow_ko}보다 "
+                    f"{self.speedup:.2f}배 빠릅니다({timed(fast[1])} 대 {timed(slow[1])}).")
 
 
 def _same_config(row: dict, tile: int, threads: int) -> dict | None:
@@ -785,10 +785,16 @@ def ties_fastest(rec: dict, n: int, variant: str) -> list[int]:
     return out
 
 
+def _range(lo: float, hi: float, spec: str = ".2f") -> str:
+    """"lo-hi" in ``spec``, or one value where the two print alike."""
+    a, b = format(lo, spec), format(hi, spec)
+    return a if a == b else f"{a}-{b}"
+
+
 def _span(lo: float, hi: float) -> Text:
     """A range of ratios, "1.00-1.01x" ("1.00-1.01배"), or one value, "1.01x", where the two
     agree to two decimals."""
-    one = f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}"
+    one = _range(lo, hi)
     return Text(one + "x", one + "배")
 
 
@@ -1010,7 +1016,7 @@ def ring_reading(rec: dict, n: int = 2**26, ks=(5, 31), a: str = "warp_specializ
         ring = ring_best(rec, n, k, a, b)
         each = [Text(f"{'one stage' if s == 1 else f'{s} stages'} {x['median_us']:.1f} against "
                      f"{y['median_us']:.1f} µs" + ("" if tie(x, y) else " (no tie)"),
-                     f"{'스테이지 하나' if s == 1 else f'스테이지 {s}개'} {x['median_us']:.1f} 대 "
+                     f"{'스테이지 하나' if s == 1 else f'스테이지 {s}개'}일 때 {x['median_us']:.1f} 대 "
                      f"{y['median_us']:.1f} µs" + ("" if tie(x, y) else "(비기지 않음)"))
                 for s, (x, y) in ring.items()]
         every = all(tie(x, y) for x, y in ring.values())
@@ -1136,7 +1142,7 @@ def verdict_summary(rec: dict, n: int = 2**26) -> dict[str, str]:
         if not taps:
             return none
         lo, hi = min(v[k].speedup for k in taps), max(v[k].speedup for k in taps)
-        return f"{lo:.2f}x" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}x"
+        return _range(lo, hi) + "x"
 
     def named(taps):   # "3, 5 and 9" ("3, 5, 9"): the glue keeps its quotes, not a tuple
         return both_listed(taps) if taps else none

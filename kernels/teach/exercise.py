@@ -50,7 +50,10 @@ The check, in order, stopping at the first problem:
    every configuration of :attr:`Exercise.cases`, outputs poisoned with NaN and shared memory
    with NaN left over from a kernel launched just before, then under the stress build
    (``-DCONV_JITTER``: warps wait at random at the ``PHASE()`` points the skeleton keeps) at a
-   size where a missing wait or barrier shows; it prints its verdict as one line of JSON.
+   size where a missing wait or barrier shows, and for the double buffer with its input in host
+   memory (:attr:`Exercise.slow`: each copy takes microseconds to land, so that a wait that
+   covers the wrong batch, which no static check here follows, shows too); it prints its
+   verdict as one line of JSON.
 
 :func:`check` raises :class:`ExerciseError` at the first problem; :func:`report` turns that into
 the line the notebook prints, and never raises, whatever it is given. Either takes at most
@@ -160,6 +163,11 @@ class Exercise:
     advice: str = ""       # after a wrong output under the stress build: what to look at
     producer_warp: bool = False   # launched with one warp more than CONV_THREADS
     more_stress: tuple[Case, ...] = ()   # stress builds at other sizes, STRESS_LAUNCHES each
+    # the stress build SLOW_LAUNCHES times with x in host memory (see run_cases), for kernels
+    # whose copies are cp.async: each copy then takes microseconds to land, so that a wait that
+    # leaves the batch the compute reads in flight shows as wrong outputs
+    slow: Case | None = None
+    slow_advice: str = ""   # after a wrong output with x in host memory
 
     @property
     def stresses(self) -> tuple[Case, ...]:
@@ -402,7 +410,15 @@ EXERCISES = {
                    "buffer and before the copy that refills it?",
             # four copies per thread and tile: a wait that covers only a thread's first (a
             # commit per copy) leaves the other three in flight
-            more_stress=(Case(2**24, 1024, 5, 256, blocks=1056),)),
+            more_stress=(Case(2**24, 1024, 5, 256, blocks=1056),),
+            # about 16 tiles per block, 8 blocks per SM of an H200: the host link is the bottleneck,
+            # so a tile's copies take several rounds of the loop to land
+            slow=Case(2**22, 256, 5, 256, blocks=1056),
+            slow_advice="At the wait, is this tile's batch complete, in the first round and the "
+                        "last too? pipe.consumer_wait() waits for a thread's oldest batch, "
+                        "wait_prior<1> for all but its newest: commit one batch every round "
+                        "(empty when there is no next tile) after issuing the next tile, and "
+                        "only then wait."),
         Exercise(
             "bulk", "conv1d_bulk", KERNEL_DIR / "bulk.cu",
             KERNEL_DIR / "exercises" / "bulk_skeleton.cu", 90,
@@ -445,6 +461,7 @@ EXERCISES = {
     )
 }
 STRESS_LAUNCHES = 8
+SLOW_LAUNCHES = 2   # of the stress build with x in host memory (Exercise.slow)
 
 
 def get(name: str) -> Exercise:
@@ -1780,36 +1797,43 @@ def _check_other_size(ptx: bytes, ex: Exercise, case: Case, deadline: Deadline |
 
 def _build_cases(src: str, ex: Exercise, folder: Path, include: str,
                  deadline: Deadline | None = None, arch: int = 0) -> None:
-    """Compile the kernel for this GPU at every configuration, and the stress build, into
-    ``folder``, with ``cases.json`` saying how to launch each; where this GPU's PTX has the
-    exercise's instructions (``arch``, its generation, at least the exercise's PTX's), each
-    configuration's PTX passes the structure checks too."""
+    """Compile the kernel for this GPU at every configuration, the stress cases and the slow
+    one (:attr:`Exercise.slow`), into ``folder``, with ``cases.json`` saying how to launch each;
+    where this GPU's PTX has the exercise's instructions (``arch``, its generation, at least the
+    exercise's PTX's), each build's PTX passes the structure checks too."""
     from ..launch import gpu_target
     target = gpu_target("async_halo")   # this GPU, or the generation the book runs as
     todo, builds, what = [], [], []
     # every build the run launches is a stress build (warps wait at random at the PHASE()
-    # points), so that no build the learner's code could tell apart from the stress one runs
-    for number, (case, stress) in enumerate([(c, False) for c in ex.cases]
-                                            + [(s, True) for s in ex.stresses]):
-        builds.append(LearnerBuild(case.tile, case.k, case.threads, target, case.stages,
-                                   jitter=True, include=include))
-        stages = f", {case.stages} stages" if case.stages else ""
-        what.append(f" with tile={case.tile}, K={case.k}{stages}")
+    # points), so that no build the learner's code could tell apart from the stress one runs;
+    # cases of the same sizes share one build
+    runs = ([(c, False, 1, False) for c in ex.cases]
+            + [(s, True, STRESS_LAUNCHES, False) for s in ex.stresses]
+            + ([(ex.slow, True, SLOW_LAUNCHES, True)] if ex.slow else []))
+    for case, stress, launches, slow in runs:
+        build = LearnerBuild(case.tile, case.k, case.threads, target, case.stages, jitter=True,
+                             include=include)
+        if build not in builds:
+            builds.append(build)
+            stages = f", {case.stages} stages" if case.stages else ""
+            what.append(f" with tile={case.tile}, K={case.k}{stages}")
+        number = builds.index(build)
         todo.append(dict(case._asdict(), blocks=case.grid(), jitter=stress,
                          block_threads=case.threads + (32 if ex.producer_warp else 0),
-                         binary=f"case{number}.{'cubin' if builds[-1].machine_code else 'ptx'}",
-                         launches=STRESS_LAUNCHES if stress else 1, kernel=ex.kernel,
-                         advice=ex.advice))
+                         binary=f"case{number}.{'cubin' if build.machine_code else 'ptx'}",
+                         launches=launches, kernel=ex.kernel, host_input=slow,
+                         advice=ex.slow_advice if slow else ex.advice))
     compiled = _compile_many(src, ex, builds, folder, deadline or Deadline(COMPILE_LIMIT_S), what)
     if arch >= ex.ptx_arch:
-        for case, (ptx, _) in zip(ex.cases, compiled):
+        for build, (ptx, _) in zip(builds, compiled):
             if deadline is not None and deadline.expired():
                 raise ExerciseError(f"its check did not finish within its {COMPILE_LIMIT_S} s "
                                     "of compiling and reading: a kernel this large is not an "
                                     "exercise's")
-            _check_other_size(ptx, ex, case, deadline)
-    for case, build, (ptx, cubin) in zip(todo, builds, compiled):
-        (folder / case["binary"]).write_bytes(cubin if build.machine_code else ptx)
+            _check_other_size(ptx, ex, build, deadline)
+    for number, (build, (ptx, cubin)) in enumerate(zip(builds, compiled)):
+        (folder / f"case{number}.{'cubin' if build.machine_code else 'ptx'}").write_bytes(
+            cubin if build.machine_code else ptx)
     (folder / "cases.json").write_text(json.dumps(todo))
 
 
@@ -1863,6 +1887,11 @@ def _wrong(y: np.ndarray, expected: np.ndarray, bound: np.ndarray, case: dict,
              f"the first, y[{i}], is {what}, {_describe(i, n, tile, k)}")
     if not case["jitter"]:
         return found
+    if case.get("host_input"):
+        return (f"with its input in host memory (each copy takes microseconds to land), launch "
+                f"{launch + 1} of {case['launches']}, {found}. A wait that leaves in flight "
+                f"the batch the compute reads: the buffer was read before its copies had "
+                f"landed. {case.get('advice', '')}").strip()
     return (f"under the stress build (warps wait at random at the PHASE() points), launch "
             f"{launch + 1} of {case['launches']}, {found}. A race: a warp read a buffer before "
             f"its copies had landed, or after it was refilled. {case.get('advice', '')}").strip()
@@ -1894,9 +1923,20 @@ def _shared_poisoner(cupy):
     return poison
 
 
+def _in_host_memory(cupy, x: np.ndarray):
+    """``x`` copied into pinned host memory, as a CuPy array that a kernel reads over the host
+    link (PCIe, or an NVLink-C2C): with unified addressing, host memory from cudaHostAlloc is
+    a device address too."""
+    pinned = cupy.cuda.alloc_pinned_memory(x.nbytes)
+    np.frombuffer(pinned, x.dtype, x.size)[:] = x
+    memory = cupy.cuda.UnownedMemory(pinned.ptr, x.nbytes, pinned, cupy.cuda.Device().id)
+    return cupy.ndarray(x.shape, x.dtype, cupy.cuda.MemoryPointer(memory, 0))
+
+
 def run_cases(folder: Path) -> str:
     """The GPU side (the separate process): launch every case of ``folder/cases.json`` on fresh
-    NaN-poisoned outputs; ExerciseError at the first wrong output."""
+    NaN-poisoned outputs, x in host memory for a case with ``host_input``; ExerciseError at
+    the first wrong output."""
     import cupy
     poison = _shared_poisoner(cupy)
     cases = json.loads((Path(folder) / "cases.json").read_text())
@@ -1905,7 +1945,8 @@ def run_cases(folder: Path) -> str:
         kernel = module.get_function(case["kernel"])
         x, w = random_inputs(case["n"], case["k"])
         expected, bound = reference(x, w), error_bound(x, w)
-        xd, wd = cupy.asarray(x), cupy.asarray(w)
+        xd = _in_host_memory(cupy, x) if case.get("host_input") else cupy.asarray(x)
+        wd = cupy.asarray(w)
         y = cupy.empty(case["n"], cupy.float32)
         for launch in range(case["launches"]):
             y.fill(cupy.nan)   # an output the kernel never writes stays NaN
@@ -1920,11 +1961,17 @@ def run_cases(folder: Path) -> str:
             problem = _wrong(out, expected, bound, case, launch)
             if problem:
                 raise ExerciseError(problem)
-    stress = [c for c in cases if c["jitter"]]
+    stress = [c for c in cases if c["jitter"] and not c.get("host_input")]
+    slow = [c for c in cases if c.get("host_input")]
     sizes = "" if len(stress) == 1 else (
         f" with tiles of {' and '.join(str(c['tile']) for c in stress)}")
-    return (f"correct on the GPU for all {len(cases) - len(stress)} configurations, and for "
-            f"{stress[0]['launches']} launches of the stress build at n={stress[0]['n']}{sizes}")
+    said = (f"correct on the GPU for all {len(cases) - len(stress) - len(slow)} configurations, "
+            f"and for {stress[0]['launches']} launches of the stress build at "
+            f"n={stress[0]['n']}{sizes}")
+    return said + "".join(
+        f"; correct with its input in host memory too ({c['launches']} launches at n={c['n']}: "
+        "each copy takes microseconds to land there, so that a wait that leaves the batch the "
+        "compute reads in flight shows)" for c in slow)
 
 
 def main(argv: list[str] | None = None) -> None:

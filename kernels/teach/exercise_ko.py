@@ -209,6 +209,14 @@ ADVICE = table(
       "프로듀서가 버퍼 s를 채우기 전에 empty[s]에서 기다리고, 계산은 버퍼를 읽기 전에 full[s]에서 "
       "기다린 뒤 다 읽고 나서야 empty[s]에 도착하나요? 그리고 각 대기가 기다리는 회차의 패리티를 "
       "쓰나요?"),
+    R("At the wait, is this tile's batch complete, in the first round and the last too? "
+      "pipe.consumer_wait() waits for a thread's oldest batch, wait_prior<1> for all but its "
+      "newest: commit one batch every round (empty when there is no next tile) after issuing the "
+      "next tile, and only then wait.",
+      "대기하는 시점에 이 타일의 배치가 끝나 있나요? 첫 회차와 마지막 회차에도 그런가요? "
+      "pipe.consumer_wait()는 스레드의 가장 오래된 배치를, wait_prior<1>은 가장 새로운 배치를 뺀 "
+      "나머지를 기다립니다. 다음 타일을 발행한 뒤 회차마다 배치를 하나씩 커밋하고(다음 타일이 "
+      "없으면 빈 배치라도), 그다음에 기다리세요."),
 )
 
 # the exercises' summaries (Exercise.summary, with the mbarrier-wait variant of _check)
@@ -260,6 +268,12 @@ CLAUSES = table(
       "at n={n:d}",
       "GPU에서 구성 {c}개 모두, 그리고 n={n}에서 스트레스 빌드의 런치 {l}번 모두 출력이 "
       "올바릅니다."),
+    R("correct with its input in host memory too ({l:d} launches at n={n:d}: each copy takes "
+      "microseconds to land there, so that a wait that leaves the batch the compute reads in "
+      "flight shows)",
+      "입력을 호스트 메모리에 두어도 출력이 올바릅니다(n={n}에서 런치 {l}번. 그곳에서는 복사 "
+      "하나가 도착하는 데 수 마이크로초가 걸려서, 계산이 읽을 배치를 아직 전송 중인 채로 두는 "
+      "대기가 있으면 드러납니다)."),
     R("not checked: that each of those instructions runs on every path and that the copies feed "
       "the compute",
       "검사하지 않은 것도 있습니다. 각 명령어가 모든 경로에서 실행되는지, 복사한 데이터가 실제로 "
@@ -549,7 +563,7 @@ MESSAGES = table(
     R("the answer is {size:n} bytes, more than {k:d} KiB: an exercise's kernel fits in that",
       "답이 {size}바이트로 {k} KiB를 넘습니다. 연습 문제의 커널은 그 안에 들어갑니다."),
     R("line {n:d} still says FILL IN (replace the marker line with your code): {line:any}",
-      "{n}번 줄에 아직 FILL IN 표시가 남아 있습니다. 그 표시 줄을 여러분의 코드로 바꾸세요. "
+      "{n}번 줄에 FILL IN 표시가 남아 있습니다. 그 표시 줄을 여러분의 코드로 바꾸세요. "
       "해당 줄: {line}"),
     R("line {n:d} holds a trigraph (??=, ??/, ...): remove it",
       "{n}번 줄에 트라이그래프(??=, ??/, ...)가 있습니다. 지우세요."),
@@ -663,6 +677,14 @@ MESSAGES = table(
       "스트레스 빌드(워프가 PHASE() 지점에서 무작위로 기다립니다)의 런치 {launches}번 가운데 "
       "{l}번째, {found} 경쟁 상태입니다. 워프가 복사가 도착하기 전의 버퍼나, 다시 채워진 뒤의 "
       "버퍼를 읽었습니다.", found=WRONG),
+    R("with its input in host memory (each copy takes microseconds to land), launch {l:d} of "
+      "{launches:d}, {found}. A wait that leaves in flight the batch the compute reads: the buffer "
+      "was read before its copies had landed. {advice:any}",
+      lambda v: (f"입력을 호스트 메모리에 둔 실행(복사 하나가 도착하는 데 수 마이크로초가 "
+                 f"걸립니다)의 런치 {v['launches']}번 가운데 {v['l']}번째, {v['found']} 계산이 "
+                 f"읽을 배치를 전송 중인 채로 두는 대기입니다. 복사가 도착하기 전에 버퍼를 "
+                 f"읽었습니다. {v['advice']}").strip(),
+      found=WRONG, advice=ADVICE),
     R("{found}", "{found}", found=WRONG),
 )
 

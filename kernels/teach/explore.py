@@ -58,7 +58,7 @@ class Run:
     def summary(self) -> Text:
         """Three short lines (the page's column holds about 80 characters): what ran, whether it
         is correct, its largest error and, on a GPU, its time; in both editions' languages."""
-        verdict = Text("correct", "정확함") if self.wrong == 0 else Text(
+        verdict = Text("correct", "올바름") if self.wrong == 0 else Text(
             f"{self.wrong} of {self.n} outputs WRONG", f"출력 {self.n}개 가운데 {self.wrong}개 틀림")
         time = Text("no timing in the emulation", "에뮬레이션에서는 시간을 재지 않습니다")
         if self.median_us is not None:
