@@ -1526,8 +1526,9 @@ def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: l
                    barriers: list[int]) -> None:
     """Round the tile loop (``waits``: the loop's waits for copies, ``barriers``: the block
     barriers the steps count, an mbarrier wait among them only in its retry loop), every copy
-    is in a batch before the wait counts it (a path from a cp.async to a cp.async.wait through
-    no cp.async.commit_group, or to an mbarrier wait through no cp.async.mbarrier.arrive: those
+    is in a batch before the wait that guards its reading (:func:`_uncommitted`: a path from a
+    cp.async through this round's compute to the cp.async.wait through no
+    cp.async.commit_group, or to an mbarrier wait through no cp.async.mbarrier.arrive: those
     copies are in nothing the wait waits for), the compute reads after a barrier (a path from a
     wait that is not itself a barrier to a shared-memory read through none), and one batch
     closes per tile (a path from one commit_group to another through no wait and no barrier: a
@@ -1539,12 +1540,12 @@ def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: l
         i for i in running(CP_WAIT_ALL) if opcodes[i].startswith("cp.async.wait_all")]
     by_group = [i for i in waits if opcodes[i].startswith("cp.async.wait")]
     by_barrier = [i for i in waits if MB_WAIT.match(opcodes[i])]
-    loose = flow.reach(copies, inclusive=False, stops=groups, within=loops)
-    unarrived = flow.reach(copies, inclusive=False, stops=running(CP_ARRIVE), within=loops)
-    if any(loose[i] for i in by_group) or any(unarrived[i] for i in by_barrier):
+    if _uncommitted(opcodes, flow, loops, copies, groups, by_group) or _uncommitted(
+            opcodes, flow, loops, copies, running(CP_ARRIVE), by_barrier):
         raise ExerciseError(
             "its copies in the tile loop are never committed before the wait (in the PTX, a path "
-            "goes from a cp.async to the cp.async.wait through no cp.async.commit_group): "
+            "goes from a cp.async through the compute's shared loads to the next round's "
+            "cp.async.wait through no cp.async.commit_group): "
             "pipe.producer_acquire(), issue_tile(...), then pipe.producer_commit(), so that "
             "pipe.consumer_wait() has a batch to wait for.")
     # every path from the loop's wait to the compute's reads passes a block barrier: each
@@ -1567,6 +1568,32 @@ def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: l
             "reaches another through no cp.async.wait and no barrier: a commit inside the copy "
             "loop): commit once per tile, after all of its copies, or pipe.consumer_wait() waits "
             "for each thread's oldest copy only and the tile's other copies are still in flight.")
+
+
+def _uncommitted(opcodes: list[str], flow: "_Flow", loops: bytearray, copies: list[int],
+                 closers: list[int], waits: list[int]) -> bool:
+    """Whether, round the ``loops``, a path from one of ``copies`` goes through a shared-memory
+    read (this round's compute) to one of ``waits`` (the wait before the next round's compute,
+    the one that must cover these copies) through none of ``closers`` (commits, arrivals): a
+    wait reached before that read is this round's own, which copies issued at the top of the
+    loop and committed after the compute need not be in. Linear: one walk over (instruction,
+    read yet)."""
+    closers, waits = set(closers), set(waits)
+    reads = set(_in_loop(opcodes, flow, loops, SHARED_LOAD))
+    seen = bytearray(2 * flow.size)
+    todo = [(j, 0) for i in copies for j in flow.successors[i]]
+    while todo:
+        i, read = todo.pop()
+        if not loops[i] or seen[2 * i + read]:
+            continue
+        seen[2 * i + read] = 1
+        if read and i in waits:
+            return True
+        if i in closers:
+            continue
+        after = 1 if read or i in reads else 0
+        todo.extend((j, after) for j in flow.successors[i])
+    return False
 
 
 def _wait_all_then_copy(opcodes: list[str], flow: "_Flow", loops: bytearray) -> list[int]:

@@ -362,11 +362,13 @@ STEP_MESSAGES = [
       "거치지 않고 ld.shared에 이르는 경로가 있습니다). 모든 스레드의 복사가 도착해 있도록 "
       "pipe.consumer_wait() 뒤, {p}단계가 x_s[stage]를 읽기 전에 __syncthreads()를 호출하세요."),
     R("its copies in the tile loop are never committed before the wait (in the PTX, a path goes "
-      "from a cp.async to the cp.async.wait through no cp.async.commit_group): "
+      "from a cp.async through the compute's shared loads to the next round's cp.async.wait "
+      "through no cp.async.commit_group): "
       "pipe.producer_acquire(), issue_tile(...), then pipe.producer_commit(), so that "
       "pipe.consumer_wait() has a batch to wait for.",
-      "타일 루프의 복사를 대기 전에 커밋하지 않습니다(PTX에 cp.async에서 cp.async.commit_group을 "
-      "거치지 않고 cp.async.wait에 이르는 경로가 있습니다). pipe.producer_acquire(), "
+      "타일 루프의 복사를 대기 전에 커밋하지 않습니다(PTX에 cp.async에서 계산의 공유 메모리 로드를 "
+      "지나 다음 회차의 cp.async.wait까지, cp.async.commit_group을 거치지 않고 이르는 경로가 "
+      "있습니다). pipe.producer_acquire(), "
       "issue_tile(...), pipe.producer_commit()을 차례로 호출하세요. 그래야 pipe.consumer_wait()가 "
       "기다릴 배치가 생깁니다."),
     R("it commits more than one batch per tile (in the PTX, a cp.async.commit_group reaches "
