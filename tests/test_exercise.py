@@ -428,8 +428,8 @@ def test_the_gpu_side_with_a_stand_in_for_cupy(tmp_path, monkeypatch, capsys):
     assert exercise.run_cases(tmp_path) == (
         "correct on the GPU for all 2 configurations, and for 3 launches of the stress build at "
         "n=1000; correct with its input in host memory too (2 launches at n=700: each copy takes "
-        "microseconds to land there, so that a wait that leaves the batch the compute reads in "
-        "flight shows)")
+        "microseconds to land there, so that a wait that returns before the copies the compute "
+        "reads have landed shows)")
     assert in_host == [700]
 
     def late(y, x, w):   # right, except with x in host memory

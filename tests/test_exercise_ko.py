@@ -92,7 +92,8 @@ def _gpu_verdicts() -> list[str]:
                f"{exercise.STRESS_LAUNCHES} launches of the stress build at n={ex.stress.n}{tiles}"
                + (f"; correct with its input in host memory too ({exercise.SLOW_LAUNCHES} "
                   f"launches at n={ex.slow.n}: each copy takes microseconds to land there, so "
-                  "that a wait that leaves the batch the compute reads in flight shows)"
+                  "that a wait that returns before the copies the compute reads have landed "
+                  "shows)"
                   if ex.slow else ""))
         for summary in summaries:
             static = f"compiles with NVRTC, and {summary}"

@@ -192,7 +192,7 @@ CP_WAIT_ALL = re.compile(r"cp\.async\.wait_(?:all\b|group\s+0$)|mbarrier\.(?:try
 # not checked: the verdict says so)
 BLOCK_THREADS = 256   # every exercise's first case, the build the PTX is read from
 _COUNT = rf"(?:\s*,\s*(?:%\w+|{BLOCK_THREADS}|0[xX]0*{BLOCK_THREADS:x}|0[bB]0*{BLOCK_THREADS:b}))?"
-_ID = r"(?:1[0-5]|[0-9])"
+_ID = r"(?:1[0-5]|[0-9]|%\w+)"   # or a register's (inline asm's "r"(0)): a whole-block barrier all the same
 BAR = re.compile(rf"(?:bar|barrier)(?:\.cta)?\.sync(?:\.aligned)?\s+{_ID}{_COUNT}$"
                  rf"|(?:bar|barrier)(?:\.cta)?\.red(?:\.\w+)+\s+%\w+\s*,\s*{_ID}{_COUNT}\s*,"
                  r"\s*!?%\w+$|mbarrier\.(?:try|test)_wait\b")
@@ -375,6 +375,9 @@ WS_RELEASE = Step("release", MB_ARRIVE,
                   "reads (fence.proxy.async.shared::cta) and mbar_arrive(&empty[s]), or the "
                   "producer waits for ever once the ring wraps.", after="read")
 
+# the slow case (Exercise.slow): x in host memory, 2^24 - 224 floats
+SLOW = Case(2**24 - 224, 256, 5, 256, blocks=1056)
+
 EXERCISES = {
     ex.key: ex for ex in (
         Exercise(
@@ -411,9 +414,11 @@ EXERCISES = {
             # four copies per thread and tile: a wait that covers only a thread's first (a
             # commit per copy) leaves the other three in flight
             more_stress=(Case(2**24, 1024, 5, 256, blocks=1056),),
-            # about 16 tiles per block, 8 blocks per SM of an H200: the host link is the bottleneck,
-            # so a tile's copies take several rounds of the loop to land
-            slow=Case(2**22, 256, 5, 256, blocks=1056),
+            # about 62 tiles per block, 8 blocks per SM of an H200: the host link is the
+            # bottleneck, so a tile's copies take a round of the loop or more to land; the last
+            # tile's 32 outputs leave warps 2 to 7 without a copy (a commit only where a thread
+            # has copies), and x is larger than the L2 (the second launch reads the host too)
+            slow=SLOW,
             slow_advice="At the wait, is this tile's batch complete, in the first round and the "
                         "last too? pipe.consumer_wait() waits for a thread's oldest batch, "
                         "wait_prior<1> for all but its newest: commit one batch every round "
@@ -432,6 +437,12 @@ EXERCISES = {
              Case(6, 32, 5, 32, stages=1)),
             Case(2**24, 1024, 5, 256, stages=2, blocks=1056),   # 8 blocks per SM of an H200
             run_arch=90,
+            # two stages, about 62 rounds: a wait with the wrong parity returns at once in
+            # rounds 2, 3, 6, 7, ... and reads a buffer whose bulk copy is still on its way
+            slow=SLOW._replace(stages=2),
+            slow_advice="Does each round arrive on and wait for its own stage's barrier, "
+                        "bar[stage] (with a parity, that barrier's phase for this round), so "
+                        "that the wait returns only once this round's bulk copy has landed?",
             summary="its sm_90 PTX initialises mbarriers, fences, has cp.async.bulk with the "
                     "bytes to expect and waits on the barrier",
             advice="Does every thread arrive and wait on the stage's barrier before reading "
@@ -451,6 +462,11 @@ EXERCISES = {
              Case(6, 32, 5, 32, stages=1)),
             Case(2**24, 1024, 5, 256, stages=2, blocks=1056),   # 8 blocks per SM of an H200
             run_arch=90, producer_warp=True,
+            slow=SLOW._replace(stages=2, blocks=924),   # 7 blocks of 288 threads per SM
+            slow_advice="Does the compute wait on full[s] with the parity of the fill it "
+                        "reads (the r-th fill of buffer s: r & 1), and the producer on empty[s] "
+                        "with the parity of the release it needs, so that no wait returns on an "
+                        "earlier phase?",
             summary="its sm_90 PTX initialises mbarriers and fences them, issues cp.async.bulk "
                     "with the bytes to expect, waits on an mbarrier round the producer's loop "
                     "and before the compute's shared loads, and arrives on one after them "
@@ -850,7 +866,8 @@ def _compile_many(src: str, ex: Exercise, builds: list[LearnerBuild], folder: Pa
                 raise ExerciseError(f"the compiler failed (exit {process.returncode}): {last}")
     except subprocess.TimeoutExpired:
         raise ExerciseError(f"it did not compile within {limit:.0f} s: macros that expand "
-                            "to millions of tokens, or templates nested too deep?") from None
+                            "to millions of tokens, templates nested too deep, or loops "
+                            "unrolled too far (#pragma unroll)?") from None
     finally:
         for process in running.values():
             if process.poll() is None:
@@ -912,6 +929,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
     tmp.replace(path)
 
 
+LOG_LINE = 600   # characters of a compiler log's line that the verdict reads
 ERROR = re.compile(r"(?P<file>.+?)\((?P<line>\d+)\): (?:catastrophic )?error[^:]*: (?P<what>.*)")
 LOCATION = re.compile(r"\S.*?\(\d+\): ")   # the first line of a message: error, note...
 
@@ -924,8 +942,11 @@ def _no_paths(text: str) -> str:
 
 def _first_error(log: str, src: str, name: str) -> str:
     """NVRTC's first error, on the learner's line: 'line N, `code`: what' (an error inside a
-    header is placed where the learner's code, compiled as ``name``.cu, instantiated it)."""
-    lines = log.splitlines()
+    header is placed where the learner's code, compiled as ``name``.cu, instantiated it). Each
+    line of the log is read to :data:`LOG_LINE` characters (a static_assert's message may be a
+    string of a million: every pattern here then stays cheap, and the verdict short)."""
+    lines = [line if len(line) <= LOG_LINE else line[:LOG_LINE] + "…"
+             for line in log[:LOG_LINE * 1000].splitlines()]
     for i, line in enumerate(lines):
         m = ERROR.match(line)
         if not m:
@@ -937,7 +958,8 @@ def _first_error(log: str, src: str, name: str) -> str:
             return f"in {file}, line {m['line']}: {what}"
         return (f"line {number}, `{_source_line(src, number)}`: {what}"
                 + ("" if own else f" (in {file})"))
-    return _no_paths(log.strip().splitlines()[0]) if log.strip() else "(no message)"
+    first = next((line for line in lines if line.strip()), "")
+    return _no_paths(first.strip()) if first else "(no message)"
 
 
 def _source_line(src: str, number: int) -> str:
@@ -1141,7 +1163,26 @@ def _kernel_instructions(ptx: str, name: str, deadline: Deadline | None = None) 
     types = re.findall(r"\.param\s+\.(\w+)", kernel.params)
     if types[:3] != ["u64"] * 3 or types[3:] not in (["u32"], ["s32"]):
         raise ExerciseError(f"{name} must keep its parameters {SIGNATURE}")
-    return _instructions(functions, name, deadline)
+    return [_decimal(i) for i in _instructions(functions, name, deadline)]
+
+
+# an integer operand as PTX writes it: hexadecimal, binary, octal or decimal, U for unsigned
+PTX_LITERAL = re.compile(r"(?<![\w$%.])(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]+|[1-9][0-9]*|0)U?"
+                         r"(?![\w$.])")
+
+
+def _literal(m: re.Match) -> str:
+    text = m[1]
+    base = (16 if text[1:2] in "xX" else 2 if text[1:2] in "bB" else 8) if (
+        len(text) > 1 and text[0] == "0") else 10
+    return str(int(text[2:] if base in (16, 2) else text, base))
+
+
+def _decimal(instruction: str) -> str:
+    """``instruction`` with its integer operands in decimal (inline asm may write
+    ``cp.async.wait_group 0x1`` or ``bar.sync 0x0``, which ptxas reads as 1 and 0)."""
+    return PTX_LITERAL.sub(_literal, instruction) if any(c.isdigit() for c in instruction) \
+        else instruction
 
 
 # Constants a basic block makes: a setp on immediates, a mov of one (the predicates that make a
@@ -1599,13 +1640,21 @@ def _uncommitted(opcodes: list[str], flow: "_Flow", loops: bytearray, copies: li
 def _wait_all_then_copy(opcodes: list[str], flow: "_Flow", loops: bytearray) -> list[int]:
     """The loop's waits for every batch (wait_all, wait_group 0) after which, before the next
     such wait, a cp.async is issued and then shared memory read: waiting for this tile only
-    because the next one is not issued yet, which then flies while this one is computed (a
-    wait after the next tile's copy, before the compute, leaves nothing in flight: [])."""
+    because the next one is not issued yet, which then flies while this one is computed; or a
+    wait_group 0 that the next tile's copies reach before their commit (a wait after the next
+    tile's committed copy, before the compute, leaves nothing in flight: [])."""
     def running(pattern: re.Pattern) -> list[int]:
         return _in_loop(opcodes, flow, loops, pattern)
     waits = running(CP_WAIT_ALL)
     if not waits:
         return []
+    # a wait_group 0 that copies reach uncommitted leaves them in flight: it waits for the
+    # batches committed before it, this tile's (wait_all commits them first)
+    closers = running(COMMIT_GROUP) + [i for i in waits if opcodes[i].startswith("cp.async.wait_all")]
+    loose = flow.reach(running(CP_ASYNC), inclusive=False, stops=closers, within=loops)
+    past = [i for i in waits if loose[i] and opcodes[i].startswith("cp.async.wait_group")]
+    if past:
+        return past
     after = flow.reach(waits, inclusive=False, stops=waits, within=loops)
     copies = [i for i in running(CP_ASYNC) if after[i]]
     then = flow.reach(copies, inclusive=False, stops=waits, within=loops)
@@ -1798,7 +1847,47 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         raise ExerciseError(step.missing + (
             f" (The PTX lists {opcodes[dead[0]].split()[0]}, but no path from the kernel's entry "
             "runs it: a branch jumps over it, or its predicate is always false.)" if dead else ""))
+    if "barrier" in by_name and _unordered_store(opcodes, flow, counted):
+        raise ExerciseError(_UNORDERED_STORE)
     return {step: opcodes[found[0]] for step, found in placed.items()}
+
+
+# a store that may write shared memory: st.shared, or a generic st (not .global/.local/.param)
+SHARED_STORE = re.compile(r"st(?!(?:\.\w+)*\.(?:global|param|local)\b)(?:\.[\w:]+)*\s")
+MB_ARRIVE = re.compile(r"mbarrier\.arrive\b")   # a thread's own arrival, not its copies'
+_UNORDERED_STORE = (
+    "it stores to shared memory where nothing orders the store before other threads read it "
+    "(in the PTX, a path goes from an st.shared to an ld.shared through no bar.sync and no "
+    "mbarrier arrival; an mbarrier wait orders only what each thread wrote before it arrived): "
+    "store the taps (w_s) and the zeros (0.0f) before arriving, or call __syncthreads() between "
+    "the last store and Phase 4's reads.")
+
+
+def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool]) -> bool:
+    """Whether a path goes from a shared-memory store through an mbarrier wait (a
+    cuda::barrier's, standing for the block barrier) to a shared-memory read, through no block
+    barrier (one that counts the block: ``counted``) and no mbarrier arrival: what the store
+    wrote reaches the other threads' reads ordered by nothing, for the wait acquires only what
+    the arrivals released. (Without an mbarrier wait between, a store and a read may be of two
+    buffers; the barriers' order is the other steps'.) Linear: one walk over (instruction,
+    past a wait)."""
+    stops = {i for i, op in enumerate(opcodes) if flow.issued[i] and (
+        BLOCK_BAR.match(op) and counted[i] or MB_ARRIVE.match(op))}
+    seen = bytearray(2 * flow.size)
+    todo = [(j, 0) for i, op in enumerate(opcodes) if flow.issued[i] and SHARED_STORE.match(op)
+            for j in flow.successors[i]]
+    while todo:
+        i, waited = todo.pop()
+        if seen[2 * i + waited]:
+            continue
+        seen[2 * i + waited] = 1
+        if waited and SHARED_LOAD.match(opcodes[i]):
+            return True
+        if i in stops:
+            continue
+        after = 1 if waited or MB_WAIT.match(opcodes[i]) else 0
+        todo.extend((j, after) for j in flow.successors[i])
+    return False
 
 
 # 4. The GPU -------------------------------------------------------------------------------------
@@ -1916,9 +2005,8 @@ def _wrong(y: np.ndarray, expected: np.ndarray, bound: np.ndarray, case: dict,
         return found
     if case.get("host_input"):
         return (f"with its input in host memory (each copy takes microseconds to land), launch "
-                f"{launch + 1} of {case['launches']}, {found}. A wait that leaves in flight "
-                f"the batch the compute reads: the buffer was read before its copies had "
-                f"landed. {case.get('advice', '')}").strip()
+                f"{launch + 1} of {case['launches']}, {found}. A wait returned before the copies "
+                f"the compute reads had landed. {case.get('advice', '')}").strip()
     return (f"under the stress build (warps wait at random at the PHASE() points), launch "
             f"{launch + 1} of {case['launches']}, {found}. A race: a warp read a buffer before "
             f"its copies had landed, or after it was refilled. {case.get('advice', '')}").strip()
@@ -1997,8 +2085,8 @@ def run_cases(folder: Path) -> str:
             f"n={stress[0]['n']}{sizes}")
     return said + "".join(
         f"; correct with its input in host memory too ({c['launches']} launches at n={c['n']}: "
-        "each copy takes microseconds to land there, so that a wait that leaves the batch the "
-        "compute reads in flight shows)" for c in slow)
+        "each copy takes microseconds to land there, so that a wait that returns before the "
+        "copies the compute reads have landed shows)" for c in slow)
 
 
 def main(argv: list[str] | None = None) -> None:

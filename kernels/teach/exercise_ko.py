@@ -217,6 +217,18 @@ ADVICE = table(
       "pipe.consumer_wait()는 스레드의 가장 오래된 배치를, wait_prior<1>은 가장 새로운 배치를 뺀 "
       "나머지를 기다립니다. 다음 타일을 발행한 뒤 회차마다 배치를 하나씩 커밋하고(다음 타일이 "
       "없으면 빈 배치라도), 그다음에 기다리세요."),
+    R("Does each round arrive on and wait for its own stage's barrier, bar[stage] (with a parity, "
+      "that barrier's phase for this round), so that the wait returns only once this round's bulk "
+      "copy has landed?",
+      "회차마다 자기 스테이지의 배리어 bar[stage]에 도착하고 그 배리어에서 기다리나요(패리티를 "
+      "쓴다면 이번 회차에 해당하는 그 배리어의 페이즈)? 그래야 이번 회차의 벌크 복사가 도착한 "
+      "뒤에야 대기가 끝납니다."),
+    R("Does the compute wait on full[s] with the parity of the fill it reads (the r-th fill of "
+      "buffer s: r & 1), and the producer on empty[s] with the parity of the release it needs, so "
+      "that no wait returns on an earlier phase?",
+      "계산은 읽을 채움의 패리티(버퍼 s의 r번째 채움이면 r & 1)로 full[s]에서 기다리고, 프로듀서는 "
+      "필요한 반납의 패리티로 empty[s]에서 기다리나요? 그래야 어떤 대기도 이전 페이즈에서 끝나 "
+      "버리지 않습니다."),
 )
 
 # the exercises' summaries (Exercise.summary, with the mbarrier-wait variant of _check)
@@ -269,10 +281,10 @@ CLAUSES = table(
       "GPU에서 구성 {c}개 모두, 그리고 n={n}에서 스트레스 빌드의 런치 {l}번 모두 출력이 "
       "올바릅니다."),
     R("correct with its input in host memory too ({l:d} launches at n={n:d}: each copy takes "
-      "microseconds to land there, so that a wait that leaves the batch the compute reads in "
-      "flight shows)",
+      "microseconds to land there, so that a wait that returns before the copies the compute "
+      "reads have landed shows)",
       "입력을 호스트 메모리에 두어도 출력이 올바릅니다(n={n}에서 런치 {l}번. 그곳에서는 복사 "
-      "하나가 도착하는 데 수 마이크로초가 걸려서, 계산이 읽을 배치를 아직 전송 중인 채로 두는 "
+      "하나가 도착하는 데 수 마이크로초가 걸려서, 계산이 읽을 복사가 도착하기 전에 끝나 버리는 "
       "대기가 있으면 드러납니다)."),
     R("not checked: that each of those instructions runs on every path and that the copies feed "
       "the compute",
@@ -371,6 +383,15 @@ STEP_MESSAGES = [
       "있습니다). pipe.producer_acquire(), "
       "issue_tile(...), pipe.producer_commit()을 차례로 호출하세요. 그래야 pipe.consumer_wait()가 "
       "기다릴 배치가 생깁니다."),
+    R("it stores to shared memory where nothing orders the store before other threads read it "
+      "(in the PTX, a path goes from an st.shared to an ld.shared through no bar.sync and no "
+      "mbarrier arrival; an mbarrier wait orders only what each thread wrote before it arrived): "
+      "store the taps (w_s) and the zeros (0.0f) before arriving, or call __syncthreads() between "
+      "the last store and Phase 4's reads.",
+      "공유 메모리에 저장한 값이 다른 스레드가 읽기 전에 보이도록 순서를 정해 주는 것이 없습니다(PTX에 "
+      "st.shared에서 bar.sync도 mbarrier 도착도 거치지 않고 ld.shared에 이르는 경로가 있습니다. "
+      "mbarrier 대기는 각 스레드가 도착하기 전에 쓴 값만 보장합니다). 탭(w_s)과 영(0.0f)을 도착하기 전에 "
+      "저장하거나, 마지막 저장과 4단계의 읽기 사이에 __syncthreads()를 호출하세요."),
     R("it commits more than one batch per tile (in the PTX, a cp.async.commit_group reaches "
       "another through no cp.async.wait and no barrier: a commit inside the copy loop): commit "
       "once per tile, after all of its copies, or pipe.consumer_wait() waits for each thread's "
@@ -616,10 +637,10 @@ MESSAGES = table(
     # 2. compiling
     R("the compiler failed (exit {code}): {last:any}",
       "컴파일러가 실패했습니다(종료 코드 {code}). 마지막 메시지: {last}"),
-    R("it did not compile within {s:d} s: macros that expand to millions of tokens, or templates "
-      "nested too deep?",
-      "{s}초 안에 컴파일이 끝나지 않았습니다. 토큰 수백만 개로 펼쳐지는 매크로나 너무 깊이 중첩된 "
-      "템플릿이 있지 않나요?"),
+    R("it did not compile within {s:d} s: macros that expand to millions of tokens, templates "
+      "nested too deep, or loops unrolled too far (#pragma unroll)?",
+      "{s}초 안에 컴파일이 끝나지 않았습니다. 토큰 수백만 개로 펼쳐지는 매크로, 너무 깊이 중첩된 "
+      "템플릿, 지나치게 많이 펼친 루프(#pragma unroll)가 있지 않나요?"),
     R("the compiler stopped without a word: try again",
       "컴파일러가 아무 메시지 없이 멈췄습니다. 다시 해 보세요."),
     R("it does not compile with tile={tile:d}, K={k:d}, {stages:d} stages: {diag:any}",
@@ -680,12 +701,11 @@ MESSAGES = table(
       "{l}번째, {found} 경쟁 상태입니다. 워프가 복사가 도착하기 전의 버퍼나, 다시 채워진 뒤의 "
       "버퍼를 읽었습니다.", found=WRONG),
     R("with its input in host memory (each copy takes microseconds to land), launch {l:d} of "
-      "{launches:d}, {found}. A wait that leaves in flight the batch the compute reads: the buffer "
-      "was read before its copies had landed. {advice:any}",
+      "{launches:d}, {found}. A wait returned before the copies the compute reads had landed. "
+      "{advice:any}",
       lambda v: (f"입력을 호스트 메모리에 둔 실행(복사 하나가 도착하는 데 수 마이크로초가 "
                  f"걸립니다)의 런치 {v['launches']}번 가운데 {v['l']}번째, {v['found']} 계산이 "
-                 f"읽을 배치를 전송 중인 채로 두는 대기입니다. 복사가 도착하기 전에 버퍼를 "
-                 f"읽었습니다. {v['advice']}").strip(),
+                 f"읽을 복사가 도착하기 전에 대기가 끝났습니다. {v['advice']}").strip(),
       found=WRONG, advice=ADVICE),
     R("{found}", "{found}", found=WRONG),
 )
