@@ -194,8 +194,8 @@ BLOCK_THREADS = 256   # every exercise's first case, the build the PTX is read f
 _COUNT = rf"(?:\s*,\s*(?:%\w+|{BLOCK_THREADS}|0[xX]0*{BLOCK_THREADS:x}|0[bB]0*{BLOCK_THREADS:b}))?"
 _ID = r"(?:1[0-5]|[0-9]|%\w+)"   # or a register's (inline asm's "r"(0)): a whole-block barrier all the same
 BAR = re.compile(rf"(?:bar|barrier)(?:\.cta)?\.sync(?:\.aligned)?\s+{_ID}{_COUNT}$"
-                 rf"|(?:bar|barrier)(?:\.cta)?\.red(?:\.\w+)+\s+%\w+\s*,\s*{_ID}{_COUNT}\s*,"
-                 r"\s*!?%\w+$|mbarrier\.(?:try|test)_wait\b")
+                 rf"|(?:bar|barrier)(?:\.cta)?\.red(?:\.\w+)+\s+%?\w+\s*,\s*{_ID}{_COUNT}\s*,"
+                 r"\s*!?%?\w+$|mbarrier\.(?:try|test)_wait\b")   # a predicate asm names: p
 MB_INIT = re.compile(r"mbarrier\.init\b")                   # init(&bar, count)
 # the proxy fence for shared memory (no state space: all of them), or the mbarrier-init fence
 FENCE = re.compile(r"fence\.proxy\.async(?:\.shared::(?:cta|cluster))?$|fence\.mbarrier_init\b")
@@ -1650,9 +1650,16 @@ def _wait_all_then_copy(opcodes: list[str], flow: "_Flow", loops: bytearray) -> 
         return []
     # a wait_group 0 that copies reach uncommitted leaves them in flight: it waits for the
     # batches committed before it, this tile's (wait_all commits them first)
-    closers = running(COMMIT_GROUP) + [i for i in waits if opcodes[i].startswith("cp.async.wait_all")]
-    loose = flow.reach(running(CP_ASYNC), inclusive=False, stops=closers, within=loops)
-    past = [i for i in waits if loose[i] and opcodes[i].startswith("cp.async.wait_group")]
+    # -- unless a batch committed since the round's copies reaches it too (that batch, the next
+    # tile's, is waited for: an uncommitted dummy copy beside it overlaps nothing)
+    copies, commits = running(CP_ASYNC), running(COMMIT_GROUP)
+    closers = commits + [i for i in waits if opcodes[i].startswith("cp.async.wait_all")]
+    loose = flow.reach(copies, inclusive=False, stops=closers, within=loops)
+    fresh = flow.reach(copies, inclusive=False, stops=waits, within=loops)
+    covered = flow.reach([i for i in commits if fresh[i]], inclusive=False, stops=waits,
+                         within=loops)
+    past = [i for i in waits if loose[i] and not covered[i]
+            and opcodes[i].startswith("cp.async.wait_group")]
     if past:
         return past
     after = flow.reach(waits, inclusive=False, stops=waits, within=loops)
@@ -1744,20 +1751,35 @@ def _recount(op: str, threads: int) -> str:
 
 
 def _counted_barriers(opcodes: list[str], threads: int = BLOCK_THREADS) -> list[bool]:
-    """Whether each barrier counts the whole block, as far as the PTX says: not one whose
-    count is a register that only movs of another immediate set (inline asm's "r"(32))."""
+    """Whether each barrier counts the whole block, as far as the PTX says: a count in a
+    register only where movs of the block's size (an immediate, or %ntid.x: inline asm's
+    "r"(blockDim.x)) alone set it, an id in a register only where movs of one immediate alone
+    set it (not one per warp, and not a count computed as min(blockDim.x, 32))."""
     written: dict[str, set] = {}
     for op in opcodes:
-        if m := PTX_DESTINATION.match(op):
+        if (m := PTX_DESTINATION.match(op)) and not op.startswith(("bar.", "barrier.")):
             mov = PTX_MOV.match(op)
             for register in re.findall(r"%\w+", m[1]):
+                source = mov[3] if mov and mov[2] == register else None
                 written.setdefault(register, set()).add(
-                    _immediate(mov[3], {}) if mov and mov[2] == register else None)
+                    threads if source in ("%ntid.x", "%ntid") else
+                    _immediate(source, {}) if source is not None else None)
     out = []
     for op in opcodes:
-        values = written.get(_barrier_count(op), {None})
-        out.append(None in values or values == {threads})
+        count, ident = _barrier_count(op), _barrier_id(op)
+        counted = not count.startswith("%") or written.get(count, {None}) == {threads}
+        fixed = not ident.startswith("%") or (
+            len(values := written.get(ident, {None})) == 1 and None not in values)
+        out.append(counted and fixed)
     return out
+
+
+def _barrier_id(op: str) -> str:
+    """The barrier-id operand of a block barrier (bar.sync, bar.red and kin), or ""."""
+    operands = op.split(None, 1)[1].split(",") if " " in op else []
+    return (operands[0] if op.startswith(("bar.sync", "barrier.sync", "bar.cta.sync",
+                                          "barrier.cta.sync")) and operands
+            else operands[1] if ".red" in op and len(operands) >= 3 else "").strip()
 
 
 # an mbarrier operation without its ordering: .relaxed (PTX 8.6+) drops a wait's acquire and a
@@ -1856,11 +1878,12 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
 SHARED_STORE = re.compile(r"st(?!(?:\.\w+)*\.(?:global|param|local)\b)(?:\.[\w:]+)*\s")
 MB_ARRIVE = re.compile(r"mbarrier\.arrive\b")   # a thread's own arrival, not its copies'
 _UNORDERED_STORE = (
-    "it stores to shared memory where nothing orders the store before other threads read it "
-    "(in the PTX, a path goes from an st.shared to an ld.shared through no bar.sync and no "
-    "mbarrier arrival; an mbarrier wait orders only what each thread wrote before it arrived): "
-    "store the taps (w_s) and the zeros (0.0f) before arriving, or call __syncthreads() between "
-    "the last store and Phase 4's reads.")
+    "it stores to shared memory after arriving on a barrier and reads shared memory after that "
+    "barrier's wait, with no __syncthreads() between (in the PTX, a path goes from an st.shared "
+    "through an mbarrier wait to an ld.shared through no bar.sync and no arrival that a wait "
+    "names): the wait orders only what each thread wrote before it arrived, so another thread "
+    "may read the store's old value. Store the taps (w_s) and the zeros (0.0f) before "
+    "arriving, or call __syncthreads() between the last store and Phase 4's reads.")
 
 
 def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool]) -> bool:
@@ -1871,8 +1894,20 @@ def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool]) -> bo
     the arrivals released. (Without an mbarrier wait between, a store and a read may be of two
     buffers; the barriers' order is the other steps'.) Linear: one walk over (instruction,
     past a wait)."""
+    # an arrival counts where a wait reads what it names: its token (bar.wait(bar.arrive())) or
+    # its barrier's address (a wait by parity), not a dummy barrier's
+    waited = set()
+    for op in opcodes:
+        if MB_WAIT.match(op):
+            waited.update(PTX_OPERANDS.findall(op.split(None, 1)[-1]))
+            waited.update(re.sub(r"\s+", "", a) for a in PTX_ADDRESS.findall(op))
+
+    def released(op: str) -> bool:
+        token = PTX_OPERAND.match(op)
+        return bool(token and token[1] in waited or any(
+            re.sub(r"\s+", "", a) in waited for a in PTX_ADDRESS.findall(op)))
     stops = {i for i, op in enumerate(opcodes) if flow.issued[i] and (
-        BLOCK_BAR.match(op) and counted[i] or MB_ARRIVE.match(op))}
+        BLOCK_BAR.match(op) and counted[i] or MB_ARRIVE.match(op) and released(op))}
     seen = bytearray(2 * flow.size)
     todo = [(j, 0) for i, op in enumerate(opcodes) if flow.issued[i] and SHARED_STORE.match(op)
             for j in flow.successors[i]]

@@ -383,15 +383,17 @@ STEP_MESSAGES = [
       "있습니다). pipe.producer_acquire(), "
       "issue_tile(...), pipe.producer_commit()을 차례로 호출하세요. 그래야 pipe.consumer_wait()가 "
       "기다릴 배치가 생깁니다."),
-    R("it stores to shared memory where nothing orders the store before other threads read it "
-      "(in the PTX, a path goes from an st.shared to an ld.shared through no bar.sync and no "
-      "mbarrier arrival; an mbarrier wait orders only what each thread wrote before it arrived): "
-      "store the taps (w_s) and the zeros (0.0f) before arriving, or call __syncthreads() between "
-      "the last store and Phase 4's reads.",
-      "공유 메모리에 저장한 값이 다른 스레드가 읽기 전에 보이도록 순서를 정해 주는 것이 없습니다(PTX에 "
-      "st.shared에서 bar.sync도 mbarrier 도착도 거치지 않고 ld.shared에 이르는 경로가 있습니다. "
-      "mbarrier 대기는 각 스레드가 도착하기 전에 쓴 값만 보장합니다). 탭(w_s)과 영(0.0f)을 도착하기 전에 "
-      "저장하거나, 마지막 저장과 4단계의 읽기 사이에 __syncthreads()를 호출하세요."),
+    R("it stores to shared memory after arriving on a barrier and reads shared memory after that "
+      "barrier's wait, with no __syncthreads() between (in the PTX, a path goes from an st.shared "
+      "through an mbarrier wait to an ld.shared through no bar.sync and no arrival that a wait "
+      "names): the wait orders only what each thread wrote before it arrived, so another thread "
+      "may read the store's old value. Store the taps (w_s) and the zeros (0.0f) before "
+      "arriving, or call __syncthreads() between the last store and Phase 4's reads.",
+      "배리어에 도착한 뒤 공유 메모리에 저장하고, 그 배리어의 대기 뒤에 공유 메모리를 읽는데, 그 사이에 "
+      "__syncthreads()가 없습니다(PTX에 st.shared에서 mbarrier 대기를 지나, bar.sync도 대기가 가리키는 "
+      "도착도 거치지 않고 ld.shared에 이르는 경로가 있습니다). 대기는 각 스레드가 도착하기 전에 쓴 "
+      "값만 보장하므로, 다른 스레드가 저장 전의 옛값을 읽을 수 있습니다. 탭(w_s)과 영(0.0f)을 "
+      "도착하기 전에 저장하거나, 마지막 저장과 4단계의 읽기 사이에 __syncthreads()를 호출하세요."),
     R("it commits more than one batch per tile (in the PTX, a cp.async.commit_group reaches "
       "another through no cp.async.wait and no barrier: a commit inside the copy loop): commit "
       "once per tile, after all of its copies, or pipe.consumer_wait() waits for each thread's "

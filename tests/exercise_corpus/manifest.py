@@ -601,7 +601,7 @@ ANSWERS.update({
 # wait_prior<0> before the next tile's commit (it overlaps), and right answers in other styles.
 ANSWERS.update({
     "async_halo/static_assert_message_of_a_million_characters.cu": everywhere("static assertion failed"),
-    "async_halo/cuda_barrier_taps_stored_after_the_arrival.cu": everywhere("it stores to shared memory where nothing orders the store"),
+    "async_halo/cuda_barrier_taps_stored_after_the_arrival.cu": everywhere("it stores to shared memory after arriving on a barrier"),
     "async_halo/ok_asm_barrier_id_in_a_register.cu": RIGHT,
     "async_halo/ok_asm_hex_barrier.cu": RIGHT,
     "async_halo/ok_asm_hex_wait_and_barrier.cu": RIGHT,
@@ -622,14 +622,37 @@ ANSWERS.update({
     "double_buffer/commit_only_with_own_copies_wait_prior_1.cu": on_the_gpu(SLOW),
     "double_buffer/extra_empty_commit_after_the_barrier.cu": on_the_gpu(SLOW),
     "warp_specialized/full_wait_parity_of_the_tile_count.cu": on_the_gpu("", "sm_90 or newer"),
-    # wrong, and only a run shows it: the tap stores come after the first round's producer
-    # arrivals on another barrier (a block-scope pipeline, no __syncthreads: NaN outputs on the
-    # H200), the producer's empty wait in lane 0 only (a crash on the H200)
-    "double_buffer/block_pipeline_taps_after_the_first_arrival.cu": on_the_gpu("wrong outputs"),
+    # the tap stores come after the first round's producer arrivals (a block-scope pipeline, no
+    # __syncthreads: NaN outputs on the H200; refused from the PTX since the eleventh red team:
+    # the loop's arrivals on the other barrier name no wait); the producer's empty wait in
+    # lane 0 only (a crash on the H200)
+    "double_buffer/block_pipeline_taps_after_the_first_arrival.cu": everywhere("it stores to shared memory after arriving on a barrier"),
     "warp_specialized/empty_wait_in_lane_0_without_syncwarp.cu": on_the_gpu("it crashed on the GPU", "sm_90 or newer"),
     # wrong, and out of reach: a wait in lane 0 of each warp (cp.async.wait_group is per thread
     # in PTX, but the hardware waits per warp: no run shows it); PASSED says "not checked: that
     # each of those instructions runs on every path"
     "double_buffer/wait_in_lane_0_of_each_warp.cu": RIGHT,
     "async_halo/wait_in_lane_0_of_each_warp.cu": RIGHT,
+})
+
+# The eleventh red team: a wait_group 0 beside an uncommitted dummy copy (the next tile's
+# committed batch is waited for all the same), taps stored after the arrival with a dummy
+# barrier's arrival between (an arrival counts only where a wait names its token or its
+# barrier), barrier counts and ids in registers that are not the block's (min(blockDim.x, 32),
+# one id per warp), a __syncthreads_count in PTX whose predicate has no %, and a right answer
+# still refused (a store into the other buffer after arriving, before the wait: the message
+# says what the PTX has, not that nothing orders it).
+ANSWERS.update({
+    "double_buffer/wait_all_and_a_dummy_uncommitted_copy.cu": everywhere("in the tile loop it waits for every batch"),
+    "double_buffer/wait_all_commit_under_n_positive.cu": everywhere("in the tile loop it waits for every batch"),
+    "async_halo/taps_after_the_arrival_and_a_dummy_arrival.cu": everywhere("it stores to shared memory after arriving on a barrier"),
+    "async_halo/bar_sync_count_32_in_a_register.cu": everywhere("the PTX has no block barrier"),
+    "async_halo/bar_sync_per_warp_ids.cu": everywhere("the PTX has no block barrier"),
+    "async_halo/bar_sync_per_warp_ids_no_count.cu": everywhere("the PTX has no block barrier"),
+    "async_halo/bar_red_popc_count_32.cu": everywhere("the PTX has no block barrier"),
+    "async_halo/ok_bar_red_popc_named_predicate.cu": RIGHT,
+    "async_halo/ok_bar_red_popc_percent_predicate.cu": RIGHT,
+    # right, refused: the store of the other buffer's zeros comes after arriving on this
+    # buffer's barrier (which buffer a store fills is not the PTX's to say)
+    "double_buffer/arrive_then_issue_then_wait_refused.cu": everywhere("it stores to shared memory after arriving on a barrier"),
 })
