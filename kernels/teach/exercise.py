@@ -50,10 +50,10 @@ The check, in order, stopping at the first problem:
    every configuration of :attr:`Exercise.cases`, outputs poisoned with NaN and shared memory
    with NaN left over from a kernel launched just before, then under the stress build
    (``-DCONV_JITTER``: warps wait at random at the ``PHASE()`` points the skeleton keeps) at a
-   size where a missing wait or barrier shows, and for the double buffer with its input in host
-   memory (:attr:`Exercise.slow`: each copy takes microseconds to land, so that a wait that
-   covers the wrong batch, which no static check here follows, shows too); it prints its
-   verdict as one line of JSON.
+   size where a missing wait or barrier shows, and for the exercises whose blocks walk over
+   several tiles with its input in host memory (:attr:`Exercise.slow`: each copy takes
+   microseconds to land, so that a wait that covers the wrong batch or phase, which no static
+   check here follows, shows too); it prints its verdict as one line of JSON.
 
 :func:`check` raises :class:`ExerciseError` at the first problem; :func:`report` turns that into
 the line the notebook prints, and never raises, whatever it is given. Either takes at most
@@ -163,9 +163,10 @@ class Exercise:
     advice: str = ""       # after a wrong output under the stress build: what to look at
     producer_warp: bool = False   # launched with one warp more than CONV_THREADS
     more_stress: tuple[Case, ...] = ()   # stress builds at other sizes, STRESS_LAUNCHES each
-    # the stress build SLOW_LAUNCHES times with x in host memory (see run_cases), for kernels
-    # whose copies are cp.async: each copy then takes microseconds to land, so that a wait that
-    # leaves the batch the compute reads in flight shows as wrong outputs
+    # the stress build SLOW_LAUNCHES times with x in host memory (see run_cases), for the
+    # kernels whose blocks walk over several tiles: each copy then takes microseconds to land,
+    # so that a wait that returns before the copies the compute reads have landed (the wrong
+    # batch, the wrong phase) shows as wrong outputs
     slow: Case | None = None
     slow_advice: str = ""   # after a wrong output with x in host memory
 
@@ -192,7 +193,8 @@ CP_WAIT_ALL = re.compile(r"cp\.async\.wait_(?:all\b|group\s+0$)|mbarrier\.(?:try
 # not checked: the verdict says so)
 BLOCK_THREADS = 256   # every exercise's first case, the build the PTX is read from
 _COUNT = rf"(?:\s*,\s*(?:%\w+|{BLOCK_THREADS}|0[xX]0*{BLOCK_THREADS:x}|0[bB]0*{BLOCK_THREADS:b}))?"
-_ID = r"(?:1[0-5]|[0-9]|%\w+)"   # or a register's (inline asm's "r"(0)): a whole-block barrier all the same
+# a barrier id, or a register holding one (inline asm's "r"(0): _counted_barriers checks it)
+_ID = r"(?:1[0-5]|[0-9]|%\w+)"
 BAR = re.compile(rf"(?:bar|barrier)(?:\.cta)?\.sync(?:\.aligned)?\s+{_ID}{_COUNT}$"
                  rf"|(?:bar|barrier)(?:\.cta)?\.red(?:\.\w+)+\s+%?\w+\s*,\s*{_ID}{_COUNT}\s*,"
                  r"\s*!?%?\w+$|mbarrier\.(?:try|test)_wait\b")   # a predicate asm names: p
@@ -1889,23 +1891,23 @@ _UNORDERED_STORE = (
 def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool]) -> bool:
     """Whether a path goes from a shared-memory store through an mbarrier wait (a
     cuda::barrier's, standing for the block barrier) to a shared-memory read, through no block
-    barrier (one that counts the block: ``counted``) and no mbarrier arrival: what the store
-    wrote reaches the other threads' reads ordered by nothing, for the wait acquires only what
-    the arrivals released. (Without an mbarrier wait between, a store and a read may be of two
-    buffers; the barriers' order is the other steps'.) Linear: one walk over (instruction,
-    past a wait)."""
+    barrier (one that counts the block: ``counted``) and no arrival that a wait names: what
+    the store wrote reaches the other threads' reads ordered by nothing, for the wait acquires
+    only what the arrivals released. (Without an mbarrier wait between, a store and a read may
+    be of two buffers; the barriers' order is the other steps'.) Linear: one walk over
+    (instruction, past a wait)."""
     # an arrival counts where a wait reads what it names: its token (bar.wait(bar.arrive())) or
     # its barrier's address (a wait by parity), not a dummy barrier's
-    waited = set()
+    named = set()
     for op in opcodes:
         if MB_WAIT.match(op):
-            waited.update(PTX_OPERANDS.findall(op.split(None, 1)[-1]))
-            waited.update(re.sub(r"\s+", "", a) for a in PTX_ADDRESS.findall(op))
+            named.update(PTX_OPERANDS.findall(op.split(None, 1)[-1]))
+            named.update(re.sub(r"\s+", "", a) for a in PTX_ADDRESS.findall(op))
 
     def released(op: str) -> bool:
         token = PTX_OPERAND.match(op)
-        return bool(token and token[1] in waited or any(
-            re.sub(r"\s+", "", a) in waited for a in PTX_ADDRESS.findall(op)))
+        return bool(token and token[1] in named or any(
+            re.sub(r"\s+", "", a) in named for a in PTX_ADDRESS.findall(op)))
     stops = {i for i, op in enumerate(opcodes) if flow.issued[i] and (
         BLOCK_BAR.match(op) and counted[i] or MB_ARRIVE.match(op) and released(op))}
     seen = bytearray(2 * flow.size)
