@@ -1305,6 +1305,7 @@ class _Flow:
     def __init__(self, instructions: list[str]):
         n = len(instructions)
         self.size = n
+        self.found: dict[tuple, list[int]] = {}   # _in_loop's answers, one check's
         self.successors: list[tuple[int, ...]] = [()] * n
         closes, declared, owned, named = self._blocks(instructions)
         visible: dict[str, list[int]] = {}   # a label's indices, innermost open block last
@@ -1537,6 +1538,8 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
                 tainted.add(operands[0])
             elif len(operands) > 1 and tainted & set(operands[1:]):
                 tainted.add(operands[0])   # what it computes from the result
+            elif operands and operands[0] in tainted:
+                tainted.discard(operands[0])   # overwritten (a later wait's result in p too)
         return None
 
     for i, op in enumerate(opcodes):
@@ -1561,8 +1564,13 @@ COMMIT_GROUP = re.compile(r"cp\.async\.commit_group\b")   # pipe.producer_commit
 
 
 def _in_loop(opcodes: list[str], flow: "_Flow", loops: bytearray, pattern: re.Pattern) -> list[int]:
-    """The instructions in ``loops`` that run and that ``pattern`` matches."""
-    return [i for i, op in enumerate(opcodes) if loops[i] and flow.issued[i] and pattern.match(op)]
+    """The instructions in ``loops`` that run and that ``pattern`` matches (found once for each
+    loop and pattern: the loop's steps ask again and again)."""
+    key = (id(loops), pattern.pattern)
+    if key not in flow.found:
+        flow.found[key] = [i for i, op in enumerate(opcodes)
+                           if loops[i] and flow.issued[i] and pattern.match(op)]
+    return list(flow.found[key])
 
 
 def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: list[int],
@@ -1619,24 +1627,15 @@ def _uncommitted(opcodes: list[str], flow: "_Flow", loops: bytearray, copies: li
     read (this round's compute) to one of ``waits`` (the wait before the next round's compute,
     the one that must cover these copies) through none of ``closers`` (commits, arrivals): a
     wait reached before that read is this round's own, which copies issued at the top of the
-    loop and committed after the compute need not be in. Linear: one walk over (instruction,
-    read yet)."""
-    closers, waits = set(closers), set(waits)
-    reads = set(_in_loop(opcodes, flow, loops, SHARED_LOAD))
-    seen = bytearray(2 * flow.size)
-    todo = [(j, 0) for i in copies for j in flow.successors[i]]
-    while todo:
-        i, read = todo.pop()
-        if not loops[i] or seen[2 * i + read]:
-            continue
-        seen[2 * i + read] = 1
-        if read and i in waits:
-            return True
-        if i in closers:
-            continue
-        after = 1 if read or i in reads else 0
-        todo.extend((j, after) for j in flow.successors[i])
-    return False
+    loop and committed after the compute need not be in (a wait_all commits them itself).
+    Linear: two walks."""
+    reads = _in_loop(opcodes, flow, loops, SHARED_LOAD)
+    # up to this round's reads (a wait on the way is this round's own), then on from them
+    before = flow.reach(copies, inclusive=False, stops=closers + reads, within=loops)
+    after = flow.reach([i for i in reads if before[i]], inclusive=True, stops=closers,
+                       within=loops)
+    closing = set(closers)
+    return any(after[i] for i in waits if i not in closing)
 
 
 def _wait_all_then_copy(opcodes: list[str], flow: "_Flow", loops: bytearray) -> list[int]:
@@ -1757,18 +1756,23 @@ def _counted_barriers(opcodes: list[str], threads: int = BLOCK_THREADS) -> list[
     register only where movs of the block's size (an immediate, or %ntid.x: inline asm's
     "r"(blockDim.x)) alone set it, an id in a register only where movs of one immediate alone
     set it (not one per warp, and not a count computed as min(blockDim.x, 32))."""
+    barriers = {i: (_barrier_count(op), _barrier_id(op)) for i, op in enumerate(opcodes)
+                if op.startswith(("bar.", "barrier."))}
+    asked = {r for pair in barriers.values() for r in pair if r.startswith("%")}
     written: dict[str, set] = {}
-    for op in opcodes:
+    for op in opcodes if asked else ():
         if (m := PTX_DESTINATION.match(op)) and not op.startswith(("bar.", "barrier.")):
             mov = PTX_MOV.match(op)
             for register in re.findall(r"%\w+", m[1]):
+                if register not in asked:
+                    continue
                 source = mov[3] if mov and mov[2] == register else None
                 written.setdefault(register, set()).add(
                     threads if source in ("%ntid.x", "%ntid") else
                     _immediate(source, {}) if source is not None else None)
     out = []
-    for op in opcodes:
-        count, ident = _barrier_count(op), _barrier_id(op)
+    for i in range(len(opcodes)):
+        count, ident = barriers.get(i, ("", ""))
         counted = not count.startswith("%") or written.get(count, {None}) == {threads}
         fixed = not ident.startswith("%") or (
             len(values := written.get(ident, {None})) == 1 and None not in values)
@@ -1814,6 +1818,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     flow = _Flow(instructions)
     looped = _retry_loops(instructions, opcodes, flow)   # the mbarrier waits that wait
     placed: dict[str, list[int]] = {}
+    around: dict[str, bytearray] = {}
     counted = _counted_barriers(opcodes, threads)
     # the cp.async copies complete on an mbarrier only through cp.async.mbarrier.arrive: an
     # mbarrier wait is their wait only where a path from such an arrival reaches it
@@ -1822,7 +1827,15 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     arrived = flow.reach([i for i, op in enumerate(opcodes) if flow.issued[i] and copied[i]
                           and CP_ARRIVE.match(op)], inclusive=False)
 
+    wheres: dict[tuple, list[int]] = {}   # each step's instructions, found once
+
     def where(step: Step, running: bool = True) -> list[int]:
+        key = (step.name, step.pattern.pattern, running)
+        if key not in wheres:
+            wheres[key] = every(step, running)
+        return list(wheres[key])
+
+    def every(step: Step, running: bool) -> list[int]:
         return [i for i, op in enumerate(opcodes)
                 if step.pattern.match(op) and (flow.issued[i] or not running) and counted[i]
                 and (not MB_WAIT.match(op) or looped[i]   # a wait that may not wait
@@ -1836,7 +1849,9 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
             continue
         anywhere = where(step)
         if step.loop_of:
-            loops = flow.loops_around(placed[step.loop_of])
+            if step.loop_of not in around:   # the same loops for each step of one loop_of
+                around[step.loop_of] = flow.loops_around(placed[step.loop_of])
+            loops = around[step.loop_of]
             if not any(loops):   # one tile per block: no refill to order
                 raise ExerciseError(f"its {opcodes[placed[step.loop_of][0]].split()[0]} is in no "
                                     "loop: each block walks over its tiles (for (int tile = "
@@ -1871,13 +1886,15 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         raise ExerciseError(step.missing + (
             f" (The PTX lists {opcodes[dead[0]].split()[0]}, but no path from the kernel's entry "
             "runs it: a branch jumps over it, or its predicate is always false.)" if dead else ""))
-    if "barrier" in by_name and _unordered_store(opcodes, flow, counted):
+    if "barrier" in by_name and _unordered_store(opcodes, flow, counted, looped):
         raise ExerciseError(_UNORDERED_STORE)
     return {step: opcodes[found[0]] for step, found in placed.items()}
 
 
-# a store that may write shared memory: st.shared, or a generic st (not .global/.local/.param)
-SHARED_STORE = re.compile(r"st(?!(?:\.\w+)*\.(?:global|param|local)\b)(?:\.[\w:]+)*\s")
+# what may write shared memory: st.shared, or a generic st (not .global/.local/.param), and
+# the reductions and atomics (red.shared.or after red.shared.and is a store)
+SHARED_STORE = re.compile(r"(?:st|red|atom)(?!(?:\.\w+)*\.(?:global|param|local)\b)"
+                          r"(?:\.[\w:]+)*\s")
 MB_ARRIVE = re.compile(r"mbarrier\.arrive\b")   # a thread's own arrival, not its copies'
 _UNORDERED_STORE = (
     "it stores to shared memory after arriving on a barrier and reads shared memory after that "
@@ -1888,7 +1905,8 @@ _UNORDERED_STORE = (
     "arriving, or call __syncthreads() between the last store and Phase 4's reads.")
 
 
-def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool]) -> bool:
+def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool],
+                     looped: bytearray) -> bool:
     """Whether a path goes from a shared-memory store through an mbarrier wait (a
     cuda::barrier's, standing for the block barrier) to a shared-memory read, through no block
     barrier (one that counts the block: ``counted``) and no arrival that a wait names: what
@@ -1896,11 +1914,12 @@ def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool]) -> bo
     only what the arrivals released. (Without an mbarrier wait between, a store and a read may
     be of two buffers; the barriers' order is the other steps'.) Linear: one walk over
     (instruction, past a wait)."""
-    # an arrival counts where a wait reads what it names: its token (bar.wait(bar.arrive())) or
-    # its barrier's address (a wait by parity), not a dummy barrier's
+    # an arrival counts where a wait that waits (``looped``: in its retry loop, and run) names
+    # what it names: its token (bar.wait(bar.arrive())) or its barrier's address (a wait by
+    # parity); not a dummy barrier's, nor one a single test or dead code names
     named = set()
-    for op in opcodes:
-        if MB_WAIT.match(op):
+    for i, op in enumerate(opcodes):
+        if MB_WAIT.match(op) and looped[i] and flow.issued[i]:
             named.update(PTX_OPERANDS.findall(op.split(None, 1)[-1]))
             named.update(re.sub(r"\s+", "", a) for a in PTX_ADDRESS.findall(op))
 
@@ -1908,6 +1927,8 @@ def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool]) -> bo
         token = PTX_OPERAND.match(op)
         return bool(token and token[1] in named or any(
             re.sub(r"\s+", "", a) in named for a in PTX_ADDRESS.findall(op)))
+    if not named:   # no mbarrier wait: the barrier steps order the stores
+        return False
     stops = {i for i, op in enumerate(opcodes) if flow.issued[i] and (
         BLOCK_BAR.match(op) and counted[i] or MB_ARRIVE.match(op) and released(op))}
     seen = bytearray(2 * flow.size)

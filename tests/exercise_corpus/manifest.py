@@ -656,3 +656,16 @@ ANSWERS.update({
     # buffer's barrier (which buffer a store fills is not the PTX's to say)
     "double_buffer/arrive_then_issue_then_wait_refused.cu": everywhere("it stores to shared memory after arriving on a barrier"),
 })
+
+# The twelfth red team: the taps stored after the arrival, past the store rule by a dummy
+# barrier that one test_wait names (a wait counts only in its retry loop: the next wait's
+# result, written to the same predicate, no longer makes the single test look like a peeled
+# first try) or by red.shared.and and .or (a store too); right answers with asm barriers in
+# registers beside __noinline__ helpers.
+ANSWERS.update({
+    "async_halo/taps_after_the_arrival_dummy_named_by_one_test.cu": everywhere("it stores to shared memory after arriving on a barrier"),
+    "async_halo/taps_after_the_arrival_by_red_and_or.cu": everywhere("it stores to shared memory after arriving on a barrier"),
+    "async_halo/taps_after_the_arrival_by_atomic_exch.cu": everywhere("it reads shared memory before every thread's copies have landed"),
+    "async_halo/ok_noinline_helpers_and_asm_barrier_count_register.cu": RIGHT,
+    "async_halo/ok_noinline_helper_and_asm_barrier_id_register.cu": RIGHT,
+})
