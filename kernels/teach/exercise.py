@@ -1922,13 +1922,13 @@ def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool],
         if MB_WAIT.match(op) and looped[i] and flow.issued[i]:
             named.update(PTX_OPERANDS.findall(op.split(None, 1)[-1]))
             named.update(re.sub(r"\s+", "", a) for a in PTX_ADDRESS.findall(op))
+    if not named:   # no mbarrier wait: the barrier steps order the stores
+        return False
 
     def released(op: str) -> bool:
         token = PTX_OPERAND.match(op)
         return bool(token and token[1] in named or any(
             re.sub(r"\s+", "", a) in named for a in PTX_ADDRESS.findall(op)))
-    if not named:   # no mbarrier wait: the barrier steps order the stores
-        return False
     stops = {i for i, op in enumerate(opcodes) if flow.issued[i] and (
         BLOCK_BAR.match(op) and counted[i] or MB_ARRIVE.match(op) and released(op))}
     seen = bytearray(2 * flow.size)
@@ -1954,9 +1954,11 @@ def _sizes(case: Case) -> tuple:
     return (case.tile, case.k, case.threads, case.stages)
 
 
-def _check_other_size(ptx: bytes, ex: Exercise, case: Case, deadline: Deadline | None) -> None:
-    """The structure checks on the build of another ``case``: a kernel that waits (copies,
-    synchronises) only at the sizes of the build the PTX is read from is refused."""
+def _check_other_size(ptx: bytes, ex: Exercise, case: Case | LearnerBuild,
+                      deadline: Deadline | None) -> None:
+    """The structure checks on the build of another ``case`` (or build: its sizes): a kernel
+    that waits (copies, synchronises) only at the sizes of the build the PTX is read from is
+    refused."""
     try:
         instructions = _kernel_instructions(ptx.decode("utf-8", "replace"), ex.kernel, deadline)
         _check_structure(instructions, ex.steps, case.threads)
@@ -1991,10 +1993,9 @@ def _build_cases(src: str, ex: Exercise, folder: Path, include: str,
             builds.append(build)
             stages = f", {case.stages} stages" if case.stages else ""
             what.append(f" with tile={case.tile}, K={case.k}{stages}")
-        number = builds.index(build)
         todo.append(dict(case._asdict(), blocks=case.grid(), jitter=stress,
                          block_threads=case.threads + (32 if ex.producer_warp else 0),
-                         binary=f"case{number}.{'cubin' if build.machine_code else 'ptx'}",
+                         binary=_binary(builds.index(build), build),
                          launches=launches, kernel=ex.kernel, host_input=slow,
                          advice=ex.slow_advice if slow else ex.advice))
     compiled = _compile_many(src, ex, builds, folder, deadline or Deadline(COMPILE_LIMIT_S), what)
@@ -2006,9 +2007,13 @@ def _build_cases(src: str, ex: Exercise, folder: Path, include: str,
                                     "exercise's")
             _check_other_size(ptx, ex, build, deadline)
     for number, (build, (ptx, cubin)) in enumerate(zip(builds, compiled)):
-        (folder / f"case{number}.{'cubin' if build.machine_code else 'ptx'}").write_bytes(
-            cubin if build.machine_code else ptx)
+        (folder / _binary(number, build)).write_bytes(cubin if build.machine_code else ptx)
     (folder / "cases.json").write_text(json.dumps(todo))
+
+
+def _binary(number: int, build: LearnerBuild) -> str:
+    """The file the run loads build ``number`` from: machine code, or PTX for the driver."""
+    return f"case{number}.{'cubin' if build.machine_code else 'ptx'}"
 
 
 def _run_on_gpu(folder: Path, deadline: Deadline | None = None) -> str:
