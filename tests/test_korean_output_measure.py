@@ -224,3 +224,9 @@ def test_lists_of_taps_in_korean_have_no_and(monkeypatch):
 ])
 def test_particles_follow_how_a_word_is_read(word, pair, expected):
     assert recorded._josa(word, *pair) == expected
+
+
+def test_a_particle_after_a_parenthesis_goes_with_the_word_before_it():
+    """bulk(pipelined와 동률)가: the particle is bulk's, read past what the brackets add."""
+    assert recorded._josa("bulk(pipelined와 동률)", "이", "가", "bulk") == "bulk(pipelined와 동률)가"
+    assert recorded._josa("puzzle28(bulk와 동률)", "이", "가", "puzzle28") == "puzzle28(bulk와 동률)이"

@@ -169,12 +169,14 @@ COPY_HEADER = Text("÷ copy", "÷ 복사")    # a column of times over the copy 
 _CONSONANT_DIGITS = "013678"             # 영, 일, 삼, 육, 칠, 팔 end in a consonant
 
 
-def _josa(word: str, after_consonant: str, after_vowel: str) -> str:
+def _josa(word: str, after_consonant: str, after_vowel: str, read: str | None = None) -> str:
     """``word`` and the Korean particle that follows it as it is read (은/는, 이/가, 과/와, 을/를):
     after a Hangul syllable's final consonant, a digit read with one (0 영, 1 일, 3 삼, 6 육,
     7 칠, 8 팔), or a name ending in l, m or n (English names are read out: bulk 벌크, vec4
-    벡포), ``after_consonant``; else ``after_vowel``. Closing brackets and quotes are skipped."""
-    last = (word.rstrip(")]}’”'\"") or " ")[-1]
+    벡포), ``after_consonant``; else ``after_vowel``. Closing brackets and quotes are skipped.
+    ``read``: the word the particle goes with, where ``word`` adds a parenthesis to it
+    (``bulk(pipelined와 동률)가``: bulk's particle)."""
+    last = ((read or word).rstrip(")]}’”'\"") or " ")[-1]
     if "가" <= last <= "힣":
         final = (ord(last) - ord("가")) % 28 != 0
     else:
@@ -500,11 +502,12 @@ class Verdict:
                         f"{self.control} {timed(c)}.")
         fast, slow = ((name, a), (self.control, c)) if self.winner == "async" else (
             (self.control, c), (name, a))
-        fast_ko, slow_ko = ((name_ko, self.control) if self.winner == "async"
-                            else (self.control, name_ko))
+        (fast_ko, read), slow_ko = (((name_ko, self.best_async), self.control)
+                                    if self.winner == "async"
+                                    else ((self.control, None), name_ko))
         return Text(f"K = {self.k}{how}: {fast[0]} {timed(fast[1])} is {self.speedup:.2f}x faster "
                     f"than {slow[0]} {timed(slow[1])}.",
-                    f"K = {self.k}{how_ko}: {_josa(fast_ko, '이', '가')} {slow_ko}보다 "
+                    f"K = {self.k}{how_ko}: {_josa(fast_ko, '이', '가', read)} {slow_ko}보다 "
                     f"{self.speedup:.2f}배 빠릅니다({timed(fast[1])} 대 {timed(slow[1])}).")
 
 
@@ -1016,7 +1019,7 @@ def ring_reading(rec: dict, n: int = 2**26, ks=(5, 31), a: str = "warp_specializ
         ring = ring_best(rec, n, k, a, b)
         each = [Text(f"{'one stage' if s == 1 else f'{s} stages'} {x['median_us']:.1f} against "
                      f"{y['median_us']:.1f} µs" + ("" if tie(x, y) else " (no tie)"),
-                     f"{'스테이지 하나' if s == 1 else f'스테이지 {s}개'}일 때 {x['median_us']:.1f} 대 "
+                     f"스테이지 {s}개일 때 {x['median_us']:.1f} 대 "
                      f"{y['median_us']:.1f} µs" + ("" if tie(x, y) else "(비기지 않음)"))
                 for s, (x, y) in ring.items()]
         every = all(tie(x, y) for x, y in ring.values())

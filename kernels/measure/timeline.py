@@ -438,8 +438,8 @@ def data_note(data: dict, source: Source) -> Text:
     return Text(f"{of(source.text, 'en')}\n%globaltimer ticks every {step} ns at best (median step "
                 f"{median:.0f} ns): the timelines' resolution",
                 f"{of(source.text, 'ko')}\n"
-                f"%globaltimer는 가장 촘촘할 때 {step} ns마다, 중앙값으로는 {median:.0f} ns마다 "
-                "값이 바뀝니다. 이것이 타임라인의 해상도입니다.")
+                f"%globaltimer 값은 최소 {step} ns 간격(중앙값 {median:.0f} ns)으로 바뀝니다. "
+                "이것이 타임라인의 해상도입니다.")
 
 
 def records(data: dict, variant: str, which: str = "seed") -> np.ndarray:

@@ -1426,6 +1426,26 @@ class _Flow:
                 todo.extend(self.successors[i])
         return seen
 
+    def reach_back(self, targets, stops=(), within: bytearray | None = None) -> bytearray:
+        """What reaches one of ``targets`` (themselves too), going back past no instruction in
+        ``stops`` and, with ``within``, only through its instructions: :meth:`reach` with the
+        edges turned round (the predecessors are found once)."""
+        if not hasattr(self, "predecessors"):
+            self.predecessors: list[list[int]] = [[] for _ in range(self.size)]
+            for i, after in enumerate(self.successors):
+                for j in after:
+                    self.predecessors[j].append(i)
+        stops = set(stops)
+        seen = bytearray(self.size)
+        todo = list(targets)
+        while todo:
+            i = todo.pop()
+            if seen[i] or within is not None and not within[i]:
+                continue
+            seen[i] = 1
+            todo.extend(j for j in self.predecessors[i] if j not in stops)
+        return seen
+
     def loops_around(self, instructions) -> bytearray:
         """The instructions of the outermost loops (strongly connected components, Tarjan's,
         walked iteratively) that hold any of ``instructions``."""
@@ -1561,6 +1581,10 @@ SHARED_COPY = re.compile(r"cp\.async(?!\.(?:wait|commit|mbarrier|bulk\.(?:wait|c
 
 
 COMMIT_GROUP = re.compile(r"cp\.async\.commit_group\b")   # pipe.producer_commit()
+CP_WAIT_GROUP = re.compile(r"cp\.async\.wait_group\s+(\d+)$")   # leaves N batches in flight
+# pipe.consumer_wait(): wait_group 0 to 8, chosen by the count in flight, at most this many
+# instructions apart
+CHOICES, CHOICE_SPAN = frozenset(range(9)), 64
 
 
 def _in_loop(opcodes: list[str], flow: "_Flow", loops: bytearray, pattern: re.Pattern) -> list[int]:
@@ -1573,8 +1597,8 @@ def _in_loop(opcodes: list[str], flow: "_Flow", loops: bytearray, pattern: re.Pa
     return list(flow.found[key])
 
 
-def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: list[int],
-                   barriers: list[int]) -> None:
+def _check_batches(instructions: list[str], opcodes: list[str], flow: "_Flow",
+                   loops: bytearray, waits: list[int], barriers: list[int]) -> None:
     """Round the tile loop (``waits``: the loop's waits for copies, ``barriers``: the block
     barriers the steps count, an mbarrier wait among them only in its retry loop), every copy
     is in a batch before the wait that guards its reading (:func:`_uncommitted`: a path from a
@@ -1619,6 +1643,252 @@ def _check_batches(opcodes: list[str], flow: "_Flow", loops: bytearray, waits: l
             "reaches another through no cp.async.wait and no barrier: a commit inside the copy "
             "loop): commit once per tile, after all of its copies, or pipe.consumer_wait() waits "
             "for each thread's oldest copy only and the tile's other copies are still in flight.")
+    if _skipped_commit(instructions, opcodes, flow, loops, commits):
+        raise ExerciseError(
+            "some threads skip the loop's commit while others make it (in the PTX, a branch on "
+            "threadIdx goes round the cp.async.commit_group to the next cp.async.wait_group 1): "
+            "each thread counts its own batches, so a thread that committed nothing this round "
+            "has its wait_prior<1> leave its newest batch in flight, the tile it is about to "
+            "read. Commit in every thread every round, an empty batch where it has no copies "
+            "(as the prologue does): pipe.producer_acquire(), issue_tile(...) under your "
+            "condition, pipe.producer_commit() outside it.")
+
+
+# where a value may differ between the threads of a block: the thread's own ids, the clocks,
+# and what atomics, activemask and mbarrier operations return (a vote, shuffle or reduction
+# varies only with what it is given: __any_sync of what all threads agree on is agreed on)
+VARYING_SOURCE = re.compile(r"%(?:tid|laneid|warpid|lanemask_\w+|clock\w*|globaltimer\w*|pm\d+)")
+VARYING_RESULT = re.compile(r"(?:atom|activemask|mbarrier)\b")
+NO_RESULT = re.compile(r"(?:bar|barrier|cp|bra|brx|call|ret|exit|trap|fence|membar|prefetch)\b")
+# memory that is each thread's own: local (a generic st or ld may be local too), and the
+# parameters by which inlined functions pass their arguments and results
+OWN_STORE = re.compile(r"st(?!(?:\.\w+)*\.(?:global|shared)\b)(?:\.[\w:]+)*\s")
+OWN_LOAD = re.compile(r"ld(?!(?:\.\w+)*\.(?:global|shared|const)\b)(?:\.[\w:]+)*\s")
+# the memory all threads share (a generic st may be either)
+COMMON_STORE = re.compile(r"(?:st|atom|red)(?!(?:\.\w+)*\.(?:local|param)\b)(?:\.[\w:]+)*\s")
+COMMON_LOAD = re.compile(r"(?:ld|atom)(?:\.\w+)*\.(?:global|shared)(?:::\w+)?\b")
+# a load with no state space: through a generic address, of any memory
+GENERIC_LOAD = re.compile(r"ld(?!(?:\.\w+)*\.(?:global|shared|const|local|param)\b)"
+                          r"(?:\.[\w:]+)*\s")
+PTX_ENTRY = re.compile(r"\.entry\s+([\w$]+)")
+
+
+def _own_slot(op: str, kernel: str, scope: int, call: int) -> str:
+    """The memory a st or ld of :data:`OWN_STORE`, :data:`OWN_LOAD` names: a parameter of
+    one call (the caller's ``param0`` and ``retval0`` in the block of the call whose inlined
+    body begins at ``call``, the callee's ``<function>_param_0`` and ``func_retval0`` in that
+    body, ``scope``: one slot), the kernel's own parameters by name, any other memory (local,
+    generic) as one."""
+    address = PTX_ADDRESS.search(op)
+    if ".param" not in op.split(None, 1)[0] or not address:
+        return "mem:own"
+    slot = re.sub(r"\s+|\+0$", "", address[1])
+    if m := re.fullmatch(r"(param|retval)(\d+)(.*)", slot):        # the caller's side
+        return f"mem:{m[1]}{m[2]}{m[3]}@{call}"
+    if m := re.fullmatch(r"func_retval(\d+)(.*)", slot):            # the callee's result
+        return f"mem:retval{m[1]}{m[2]}@{scope}"
+    m = re.fullmatch(r"([\w$]+)_param_(\d+)(.*)", slot)             # the callee's argument
+    return f"mem:param{m[2]}{m[3]}@{scope}" if m and m[1] != kernel else f"mem:{slot}"
+
+
+# the registers every function shares: the special ones (a thread's ids, the clocks, ...)
+PTX_SPECIAL = re.compile(r"%(?:n?tid|laneid|n?warpid|n?ctaid|n?smid|gridid|lanemask_\w+|clock\w*"
+                         r"|pm\d+\w*|globaltimer\w*|envreg\d+|\w*smem_size|\w*cluster\w*)$")
+
+
+def _scopes(instructions: list[str]) -> list[int]:
+    """Each instruction's function body: the index of its ``.entry`` or ``.func`` line (every
+    inlined copy of a function its own), for PTX registers are a function's own and
+    functions reuse their names (a callee's ``%r20`` is not its caller's)."""
+    scopes, stack = [], [0]
+    for i, text in enumerate(instructions):
+        if PTX_BODY.match(text):
+            stack.append(i)
+        elif text == "{":
+            stack.append(stack[-1])
+        scopes.append(stack[-1])
+        if text == "}" and len(stack) > 1:
+            stack.pop()
+    return scopes
+
+
+def _calls(instructions: list[str]) -> list[int]:
+    """For each instruction, the inlined body (the index of its ``.func`` line) of the call
+    whose block (``{`` ... ``}``) holds it, innermost first; -1 outside every call's block.
+    The caller passes arguments and takes results in that block (``st.param [param0]``,
+    ``ld.param [retval0]``), and every call has its own."""
+    blocks: list[list[int]] = []      # each open block: [the callee's body, or -1]
+    holder: list[list[int] | None] = []
+    for text in instructions:
+        if PTX_BODY.match(text):
+            if blocks and blocks[-1][0] == -1:
+                blocks[-1][0] = len(holder)
+            blocks.append([-2])           # a function's body: no call's block
+        elif text == "{":
+            blocks.append([-1])
+        holder.append(blocks[-1] if blocks else None)
+        if text == "}" and blocks:
+            blocks.pop()
+    return [h[0] if h is not None and h[0] >= 0 else -1 for h in holder]
+
+
+def _register(name: str, scope: int) -> str:
+    """An operand as :func:`_spread` names it: a register with its function's body
+    (:func:`_scopes`), a special register, a name (an inline asm's own ``p``, an array) or a
+    memory slot as it is."""
+    return f"{name}@{scope}" if name.startswith("%") and not PTX_SPECIAL.match(name) else name
+
+
+def _spread(instructions: list[str], opcodes: list[str], seeded, common: bool = False,
+            flow: "_Flow | None" = None, scopes: list[int] | None = None) -> set[str]:
+    """The registers (:func:`_register`'s names; predicates among them) written by an
+    instruction for which ``seeded(name, operands)`` holds (its opcode's first word, the
+    rest), and those computed from them, flow-insensitively: a result is reached when any
+    operand is (a load's when its address is; a guard reaches what it guards). Memory passes
+    it on: a parameter that an inlined call stores a reached value in (its argument, its
+    result) where it is loaded, local memory (st.local, or a generic st) to every local or
+    generic load, and, with ``common``, shared and global memory to every load from them.
+    With ``flow``, control passes it on too: a branch on a reached predicate reaches what
+    every instruction it jumps over writes (forward: up to its label; back: the loop it
+    closes), a value set on one path and not the other (``found = true; break;``). Linear:
+    each register is spread once, each instruction's results once."""
+    kernel = (PTX_ENTRY.match(instructions[0]) or [None, ""])[1] if instructions else ""
+    scopes = scopes or _scopes(instructions)
+    calls = _calls(instructions)
+    n = len(opcodes)
+    uses: dict[str, list[int]] = {}
+    results: list[tuple[str, ...]] = []
+    branches: dict[str, list[int]] = {}   # a predicate: the branches it guards
+    todo: list[int] = []
+    for i, (text, op) in enumerate(zip(instructions, opcodes)):
+        guard = PTX_GUARD.match(text)
+        head, _, body = op.partition(" ")
+        body = body.strip()
+
+        def names(part: str) -> list[str]:
+            return [_register(o, scopes[i]) for o in PTX_OPERANDS.findall(" " + part)]
+        sources = names(body)
+        own, shared = OWN_STORE.match(op), common and COMMON_STORE.match(op)
+        if (own or shared) and body.startswith("["):   # a store: into the memory it names
+            out: tuple[str, ...] = (
+                ((_own_slot(op, kernel, scopes[i], calls[i]),) if own else ())
+                + (("mem:common",) if shared else ()))
+            sources = names(PTX_ADDRESS.sub(" ", body))
+        elif not body or body.startswith("[") or NO_RESULT.match(head):
+            out = ()
+        elif body.startswith("{"):   # a vector result: {%f1, %f2, ...}
+            out = tuple(names(body.split("}", 1)[0]))
+        else:                        # the first operand (setp's pair too: %p1|%p2)
+            out = tuple(names(body.split(",", 1)[0]))
+        if OWN_LOAD.match(op):
+            sources.append(_own_slot(op, kernel, scopes[i], calls[i]))
+        if common and (COMMON_LOAD.match(op) or GENERIC_LOAD.match(op)):
+            sources.append("mem:common")
+        results.append(out)
+        if guard:
+            predicate = _register(guard[2], scopes[i])
+            sources.append(predicate)
+            if flow is not None and PTX_BRANCH.match(op):
+                branches.setdefault(predicate, []).append(i)
+        for o in sources:
+            if o not in out:
+                uses.setdefault(o, []).append(i)
+        if out and seeded(head, body):
+            todo.append(i)
+    after = list(range(n + 1))   # after[j]: the first instruction from j on not yet jumped over
+
+    def first(j: int) -> int:
+        while after[j] != j:
+            after[j] = after[after[j]]
+            j = after[j]
+        return j
+    reached: set[str] = set()
+    while todo:
+        for r in results[todo.pop()]:
+            if r in reached:
+                continue
+            reached.add(r)
+            todo.extend(uses.get(r, ()))
+            for b in branches.get(r, ()):
+                for target in flow.successors[b]:
+                    if target == b + 1:
+                        continue
+                    lo, hi = (b + 1, target) if target > b else (target, b + 1)
+                    j = first(lo)
+                    while j < hi:
+                        todo.append(j)
+                        after[j] = j + 1
+                        j = first(j + 1)
+    return reached
+
+
+def _varying(instructions: list[str], opcodes: list[str], flow: "_Flow",
+             scopes: list[int]) -> set[str]:
+    """The registers (predicates among them) whose value may differ between the threads of a
+    block (:func:`_spread` from a thread's id or a clock, and what an atomic, activemask or
+    mbarrier operation returns, through data and control): threads that read one address read
+    one value, and a kernel parameter varies never."""
+    return _spread(instructions, opcodes, lambda head, body: bool(
+        VARYING_SOURCE.search(body) or VARYING_RESULT.match(head)), flow=flow, scopes=scopes)
+
+
+def _generic_shared_loads(instructions: list[str], opcodes: list[str]) -> list[str]:
+    """``opcodes`` with each generic load through an address that may point into shared
+    memory written as the ld.shared it may be: a pointer made by cvta.shared (a generic
+    address of a shared buffer) or computed from one, kept in memory or passed to a function
+    (``float* bufs[2] = {x_s[0], x_s[1]}`` keeps its pointers in local memory, and what is
+    loaded back through them is a plain ``ld.f32``). A generic load of a kernel argument's
+    memory stays a global one."""
+    if not any(GENERIC_LOAD.match(op) for op in opcodes):
+        return opcodes
+    scopes = _scopes(instructions)
+    pointers = _spread(instructions, opcodes, lambda head, body: head.startswith(
+        "cvta.shared"), common=True, scopes=scopes)
+    out = list(opcodes)
+    for i, op in enumerate(opcodes):
+        address = PTX_ADDRESS.search(op) if GENERIC_LOAD.match(op) else None
+        if address and {_register(o, scopes[i])
+                        for o in PTX_OPERANDS.findall(" " + address[1])} & pointers:
+            out[i] = "ld.shared" + op[2:]
+    return out
+
+
+def _skipped_commit(instructions: list[str], opcodes: list[str], flow: "_Flow",
+                    loops: bytearray, commits: list[int]) -> bool:
+    """Whether round the ``loops`` some threads may go from one cp.async.wait_group N (N > 0)
+    to the next through no commit while others commit: a branch on a value that differs
+    between threads (:func:`_varying`) leads one way to such a wait through no commit and the
+    other way only through one (or a commit's own guard varies). A thread counts its own
+    batches: one that skipped its commit leaves, at wait_group 1, its previous batch in
+    flight, the one this round reads. A branch on what is the same for the whole block (the
+    last tile) is the answer's own: all threads skip alike. Linear: three walks, and
+    :func:`_varying` only when such a path exists."""
+    # a fixed wait_prior<N>, not one of pipe.consumer_wait()'s: that one picks wait_group N by
+    # this thread's own count of batches in flight (a thread that committed fewer waits for
+    # fewer), one of nine waits (0 to 8) side by side
+    waits = _in_loop(opcodes, flow, loops, CP_WAIT_GROUP)
+    counts = {i: int(CP_WAIT_GROUP.match(opcodes[i])[1]) for i in waits}
+    partial = [i for i in waits if counts[i] > 0 and not CHOICES <= {
+        counts[j] for j in waits if abs(j - i) <= CHOICE_SPAN}]
+    if not partial:
+        return False
+    scopes = _scopes(instructions)
+    guards = [_register(g[2], scope) if (g := PTX_GUARD.match(text)) else None
+              for text, scope in zip(instructions, scopes)]
+    sure = [i for i in commits if flow.sure[i]]
+    skipping = flow.reach(partial, inclusive=False, stops=sure + partial, within=loops)
+    if not any(skipping[i] for i in partial):
+        return False
+    onward = flow.reach_back(partial, stops=sure, within=loops)   # to a wait, no commit on the way
+    varying = _varying(instructions, opcodes, flow, scopes)
+    if any(skipping[i] and onward[i] and guards[i] in varying for i in commits if guards[i]):
+        return True
+    for i, op in enumerate(opcodes):
+        if skipping[i] and len(flow.successors[i]) > 1 and guards[i] in varying:
+            ways = [onward[j] for j in flow.successors[i] if loops[j]]
+            if any(ways) and not all(ways):
+                return True
+    return False
 
 
 def _uncommitted(opcodes: list[str], flow: "_Flow", loops: bytearray, copies: list[int],
@@ -1814,6 +2084,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
                             ".relaxed (a wait's default is .acquire, an arrival's .release)")
     if threads != BLOCK_THREADS:   # a build of another size: its barriers count its threads
         opcodes = [_recount(op, threads) for op in opcodes]
+    opcodes = _generic_shared_loads(instructions, opcodes)
     by_name = {step.name: step for step in steps}
     flow = _Flow(instructions)
     looped = _retry_loops(instructions, opcodes, flow)   # the mbarrier waits that wait
@@ -1859,7 +2130,8 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
                                     "for each tile's copies in that loop")
             found = [i for i in anywhere if loops[i]]
             if step.batches:
-                _check_batches(opcodes, flow, loops, found, where(by_name["barrier"]))
+                _check_batches(instructions, opcodes, flow, loops, found,
+                               where(by_name["barrier"]))
             if not found and step.overlap:   # waits for all, then issues the next tile: overlap
                 found = _wait_all_then_copy(opcodes, flow, loops)
         elif step.after or step.before:
@@ -1886,7 +2158,8 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         raise ExerciseError(step.missing + (
             f" (The PTX lists {opcodes[dead[0]].split()[0]}, but no path from the kernel's entry "
             "runs it: a branch jumps over it, or its predicate is always false.)" if dead else ""))
-    if "barrier" in by_name and _unordered_store(opcodes, flow, counted, looped):
+    if _unordered_store(instructions, opcodes, flow, counted, looped,
+                        by_array="barrier" not in by_name):
         raise ExerciseError(_UNORDERED_STORE)
     return {step: opcodes[found[0]] for step, found in placed.items()}
 
@@ -1905,15 +2178,16 @@ _UNORDERED_STORE = (
     "arriving, or call __syncthreads() between the last store and Phase 4's reads.")
 
 
-def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool],
-                     looped: bytearray) -> bool:
+def _unordered_store(instructions: list[str], opcodes: list[str], flow: _Flow,
+                     counted: list[bool], looped: bytearray, by_array: bool = False) -> bool:
     """Whether a path goes from a shared-memory store through an mbarrier wait (a
     cuda::barrier's, standing for the block barrier) to a shared-memory read, through no block
     barrier (one that counts the block: ``counted``) and no arrival that a wait names: what
     the store wrote reaches the other threads' reads ordered by nothing, for the wait acquires
     only what the arrivals released. (Without an mbarrier wait between, a store and a read may
-    be of two buffers; the barriers' order is the other steps'.) Linear: one walk over
-    (instruction, past a wait)."""
+    be of two buffers; the barriers' order is the other steps'.) Linear: a walk over
+    (instruction, past a wait), and with ``by_array`` where it finds such a path, a
+    :func:`_spread` for each shared array a mov or cvta.shared takes and one walk more."""
     # an arrival counts where a wait that waits (``looped``: in its retry loop, and run) names
     # what it names: its token (bar.wait(bar.arrive())) or its barrier's address (a wait by
     # parity); not a dummy barrier's, nor one a single test or dead code names
@@ -1931,21 +2205,61 @@ def _unordered_store(opcodes: list[str], flow: _Flow, counted: list[bool],
             re.sub(r"\s+", "", a) in named for a in PTX_ADDRESS.findall(op)))
     stops = {i for i, op in enumerate(opcodes) if flow.issued[i] and (
         BLOCK_BAR.match(op) and counted[i] or MB_ARRIVE.match(op) and released(op))}
-    seen = bytearray(2 * flow.size)
-    todo = [(j, 0) for i, op in enumerate(opcodes) if flow.issued[i] and SHARED_STORE.match(op)
-            for j in flow.successors[i]]
-    while todo:
-        i, waited = todo.pop()
-        if seen[2 * i + waited]:
-            continue
-        seen[2 * i + waited] = 1
-        if waited and SHARED_LOAD.match(opcodes[i]):
-            return True
-        if i in stops:
-            continue
-        after = 1 if waited or MB_WAIT.match(opcodes[i]) else 0
-        todo.extend((j, after) for j in flow.successors[i])
-    return False
+
+    def unordered() -> bool:
+        seen = bytearray(2 * flow.size)
+        todo = [(j, 0) for i, op in enumerate(opcodes)
+                if flow.issued[i] and SHARED_STORE.match(op) for j in flow.successors[i]]
+        while todo:
+            i, waited = todo.pop()
+            if seen[2 * i + waited]:
+                continue
+            seen[2 * i + waited] = 1
+            if waited and SHARED_LOAD.match(opcodes[i]):
+                return True
+            if i in stops:
+                continue
+            after = 1 if waited or MB_WAIT.match(opcodes[i]) else 0
+            todo.extend((j, after) for j in flow.successors[i])
+        return False
+    if not unordered():
+        return False
+    if not by_array:
+        return True
+    # with ``by_array``, the same barrier by other names: an arrival and a wait whose addresses
+    # are computed from one shared array's address (bar[stage].arrive() and
+    # bar[stage].wait_parity(...) hold it in registers of their own). Only where every
+    # mbarrier is the exercise's own array of one kind (bulk's bar[], the warp-specialised
+    # full[] and empty[]): a block-scope cuda::pipeline keeps its full and empty barriers in one
+    # shared state, and the consumer's release there orders nothing the compute reads.
+    waits = [i for i, op in enumerate(opcodes) if MB_WAIT.match(op) and looped[i]
+             and flow.issued[i]]
+    arrivals = [i for i, op in enumerate(opcodes) if MB_ARRIVE.match(op) and flow.issued[i]
+                and i not in stops]
+    symbols = set()   # the arrays whose addresses a mov or cvta.shared takes
+    for op in opcodes:
+        head, _, body = op.partition(" ")
+        if head.startswith(("mov.", "cvta.shared")):
+            symbols.add(body.rsplit(",", 1)[-1].strip())
+    symbols = {sym for sym in symbols if re.fullmatch(r"[A-Za-z_$][\w$]*", sym)}
+
+    scopes = _scopes(instructions)
+
+    def registers(i: int) -> set[str]:
+        address = PTX_ADDRESS.search(opcodes[i])
+        return {_register(o, scopes[i]) for o in PTX_OPERANDS.findall(" " + address[1])
+                } if address else set()
+    for sym in sorted(symbols):
+        if not arrivals:
+            break
+        derived = _spread(instructions, opcodes, lambda head, body: bool(
+            head.startswith(("mov.", "cvta.shared")) and body.rsplit(",", 1)[-1].strip() == sym),
+            scopes=scopes)
+        derived.add(sym)
+        if any(registers(i) & derived for i in waits):
+            stops.update(i for i in arrivals if registers(i) & derived)
+            arrivals = [i for i in arrivals if i not in stops]
+    return unordered()
 
 
 # 4. The GPU -------------------------------------------------------------------------------------
@@ -1971,6 +2285,16 @@ def _check_other_size(ptx: bytes, ex: Exercise, case: Case | LearnerBuild,
                             f"static_assert what your code needs): {exc}") from None
 
 
+def _runs(ex: Exercise, arch: int) -> list[tuple[Case, bool, int, bool]]:
+    """What the GPU run launches on generation ``arch``: each (case, under the stress build,
+    launches, with x in host memory). The host-memory run only where the copies are
+    asynchronous (the exercise's PTX's generation and newer)."""
+    return ([(c, False, 1, False) for c in ex.cases]
+            + [(s, True, STRESS_LAUNCHES, False) for s in ex.stresses]
+            + ([(ex.slow, True, SLOW_LAUNCHES, True)] if ex.slow and arch >= ex.ptx_arch
+               else []))
+
+
 def _build_cases(src: str, ex: Exercise, folder: Path, include: str,
                  deadline: Deadline | None = None, arch: int = 0) -> None:
     """Compile the kernel for this GPU at every configuration, the stress cases and the slow
@@ -1983,10 +2307,7 @@ def _build_cases(src: str, ex: Exercise, folder: Path, include: str,
     # every build the run launches is a stress build (warps wait at random at the PHASE()
     # points), so that no build the learner's code could tell apart from the stress one runs;
     # cases of the same sizes share one build
-    runs = ([(c, False, 1, False) for c in ex.cases]
-            + [(s, True, STRESS_LAUNCHES, False) for s in ex.stresses]
-            + ([(ex.slow, True, SLOW_LAUNCHES, True)] if ex.slow else []))
-    for case, stress, launches, slow in runs:
+    for case, stress, launches, slow in _runs(ex, arch):
         build = LearnerBuild(case.tile, case.k, case.threads, target, case.stages, jitter=True,
                              include=include)
         if build not in builds:
@@ -2139,17 +2460,23 @@ def run_cases(folder: Path) -> str:
             problem = _wrong(out, expected, bound, case, launch)
             if problem:
                 raise ExerciseError(problem)
+    return _all_correct(cases)
+
+
+def _all_correct(cases: list[dict]) -> str:
+    """What the run says when every output of ``cases`` (cases.json's) was right."""
     stress = [c for c in cases if c["jitter"] and not c.get("host_input")]
     slow = [c for c in cases if c.get("host_input")]
+    builds = "the stress build" if len(stress) == 1 else "each stress build"
     sizes = "" if len(stress) == 1 else (
         f" with tiles of {' and '.join(str(c['tile']) for c in stress)}")
     said = (f"correct on the GPU for all {len(cases) - len(stress) - len(slow)} configurations, "
-            f"and for {stress[0]['launches']} launches of the stress build at "
+            f"and for {stress[0]['launches']} launches of {builds} at "
             f"n={stress[0]['n']}{sizes}")
     return said + "".join(
         f"; correct with its input in host memory too ({c['launches']} launches at n={c['n']}: "
-        "each copy takes microseconds to land there, so that a wait that returns before the "
-        "copies the compute reads have landed shows)" for c in slow)
+        "there each copy takes microseconds to land, so a wait that returns before the copies "
+        "the compute reads have landed shows up as wrong outputs)" for c in slow)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -2184,11 +2511,18 @@ NOT_CHECKED = ("not checked: that each of those instructions runs on every path 
                "the copies feed the compute")
 
 
+# Said instead of the host-memory run where the GPU's copies are synchronous (a T4's): there
+# every copy has landed when its cp.async returns, and no wait can return too early.
+SYNCHRONOUS = ("not run with its input in host memory: on sm_{arch} the copies are synchronous, "
+               "so a wait that returns before they land shows only on sm_{ptx_arch} or newer")
+
+
 def _would_run(ex: Exercise) -> str:
     """What the run it cannot make here would have checked."""
-    return (f"; there the check would run it at {len(ex.cases)} configurations and "
-            f"{STRESS_LAUNCHES * len(ex.stresses)} times under the stress build, each output "
-            "against a float64 reference")
+    slow = f" and {SLOW_LAUNCHES} times with its input in host memory" if ex.slow else ""
+    return (f"; there the check would run it at {len(ex.cases)} configurations, "
+            f"{STRESS_LAUNCHES * len(ex.stresses)} times under the stress build{slow}, each "
+            "output against a float64 reference")
 
 
 def _check(src, name) -> tuple[bool, str]:
@@ -2238,7 +2572,9 @@ def _check(src, name) -> tuple[bool, str]:
             return False, (f"{static}; running it needs sm_{ex.run_arch} or newer, and the book "
                            f"runs as sm_{arch} here{_would_run(ex)}")
         _build_cases(src, ex, folder, include, deadline, arch)
-        return True, f"{static}; {_run_on_gpu(folder, deadline)}; {NOT_CHECKED}"
+        unhidden = (f"; {SYNCHRONOUS.format(arch=arch, ptx_arch=ex.ptx_arch)}"
+                    if ex.slow and arch < ex.ptx_arch else "")
+        return True, f"{static}; {_run_on_gpu(folder, deadline)}{unhidden}; {NOT_CHECKED}"
 
 
 def check(src: str, name: str = "async_halo") -> str:

@@ -268,11 +268,11 @@ CLAUSES = table(
       "오래된 세대입니다."),
     R("running it needs sm_{a:d} or newer, and the book runs as sm_{b:d} here",
       "실행하려면 sm_{a} 이상이 필요한데, 여기서 책이 실행되는 세대는 sm_{b}입니다."),
-    R("there the check would run it at {c:d} configurations and {l:d} times under the stress "
-      "build, each output against a float64 reference",
-      "그 세대의 GPU에서라면 검사는 구성 {c}개로 커널을 실행하고 스트레스 빌드로 {l}번 더 "
-      "실행해, 모든 출력을 float64 기준값과 비교합니다."),
-    R("correct on the GPU for all {c:d} configurations, and for {l:d} launches of the stress build "
+    R("there the check would run it at {c:d} configurations, {l:d} times under the stress build "
+      "and {s:d} times with its input in host memory, each output against a float64 reference",
+      "그 세대의 GPU에서라면 검사는 구성 {c}개로 커널을 실행하고, 스트레스 빌드로 {l}번, 입력을 "
+      "호스트 메모리에 두고 {s}번 더 실행해, 모든 출력을 float64 기준값과 비교합니다."),
+    R("correct on the GPU for all {c:d} configurations, and for {l:d} launches of each stress build "
       "at n={n:d} with tiles of {t1:d} and {t2:d}",
       "GPU에서 구성 {c}개 모두, 그리고 n={n}에서 타일 {t1}과 {t2}의 스트레스 빌드 런치 {l}번씩 "
       "모두 출력이 올바릅니다."),
@@ -280,12 +280,16 @@ CLAUSES = table(
       "at n={n:d}",
       "GPU에서 구성 {c}개 모두, 그리고 n={n}에서 스트레스 빌드의 런치 {l}번 모두 출력이 "
       "올바릅니다."),
-    R("correct with its input in host memory too ({l:d} launches at n={n:d}: each copy takes "
-      "microseconds to land there, so that a wait that returns before the copies the compute "
-      "reads have landed shows)",
-      "입력을 호스트 메모리에 두어도 출력이 올바릅니다(n={n}에서 런치 {l}번. 그곳에서는 복사 "
-      "하나가 도착하는 데 수 마이크로초가 걸려서, 계산이 읽을 복사가 도착하기 전에 끝나 버리는 "
-      "대기가 있으면 드러납니다)."),
+    R("correct with its input in host memory too ({l:d} launches at n={n:d}: there each copy "
+      "takes microseconds to land, so a wait that returns before the copies the compute reads "
+      "have landed shows up as wrong outputs)",
+      "입력을 호스트 메모리에 두어도 출력이 올바릅니다(n={n}에서 런치 {l}번: 호스트 메모리에서는 "
+      "복사 하나가 도착하는 데 수 마이크로초가 걸려, 계산이 읽을 복사가 도착하기 전에 반환하는 "
+      "대기는 틀린 출력으로 드러납니다)."),
+    R("not run with its input in host memory: on sm_{a:d} the copies are synchronous, so a wait "
+      "that returns before they land shows only on sm_{b:d} or newer",
+      "입력을 호스트 메모리에 둔 실행은 하지 않았습니다. sm_{a}에서는 복사가 동기식이어서, 복사가 "
+      "도착하기 전에 반환하는 대기는 sm_{b} 이상에서만 드러납니다."),
     R("not checked: that each of those instructions runs on every path and that the copies feed "
       "the compute",
       "검사하지 않은 것도 있습니다. 각 명령어가 모든 경로에서 실행되는지, 복사한 데이터가 실제로 "
@@ -403,6 +407,20 @@ STEP_MESSAGES = [
       "타일마다 한 번, 그 타일의 복사를 모두 발행한 뒤에 커밋하세요. 그러지 않으면 "
       "pipe.consumer_wait()는 스레드마다 가장 오래된 복사만 기다리고, 타일의 나머지 복사는 아직 "
       "진행 중입니다."),
+    R("some threads skip the loop's commit while others make it (in the PTX, a branch on "
+      "threadIdx goes round the cp.async.commit_group to the next cp.async.wait_group 1): "
+      "each thread counts its own batches, so a thread that committed nothing this round "
+      "has its wait_prior<1> leave its newest batch in flight, the tile it is about to "
+      "read. Commit in every thread every round, an empty batch where it has no copies "
+      "(as the prologue does): pipe.producer_acquire(), issue_tile(...) under your "
+      "condition, pipe.producer_commit() outside it.",
+      "루프의 커밋을 어떤 스레드는 하고 어떤 스레드는 건너뜁니다(PTX에서 threadIdx에 따른 "
+      "분기가 cp.async.commit_group을 돌아 다음 cp.async.wait_group 1로 갑니다). 배치는 "
+      "스레드마다 따로 세므로, 이번 라운드에 아무것도 커밋하지 않은 스레드의 wait_prior<1>은 "
+      "가장 최근 배치, 곧 이제 읽을 타일을 진행 중인 채로 둡니다. 모든 스레드가 라운드마다 "
+      "커밋하세요. 복사할 것이 없는 스레드는 빈 배치를 커밋합니다(프롤로그처럼). "
+      "pipe.producer_acquire()를 하고, issue_tile(...)만 조건 안에 두고, "
+      "pipe.producer_commit()은 조건 밖에서 부릅니다."),
     R("its PTX has {op:id}: a .relaxed mbarrier operation orders no memory (a wait must acquire "
       "what the arrivals release, an arrival release what was read or written before it); drop "
       ".relaxed (a wait's default is .acquire, an arrival's .release)",
