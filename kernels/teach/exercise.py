@@ -39,11 +39,14 @@ The check, in order, stopping at the first problem:
    on a path from it, then ``bar.sync``, and the compute's shared loads past them on every
    path; the double buffer's barrier on every path from the compute's shared loads to the
    next copy, round the tile loop; the producer warp's waits and arrival, but not which
-   mbarrier or which parity each names: data, which only the run shows). Dead code counts for
-   nothing:
-   an instruction that a branch jumps over, or whose guard a ``setp`` on immediates makes
-   false. Whether every thread reaches them is not for a static check to say (a copy or a
-   barrier under a condition that is never true at run time is in the PTX all the same): the
+   mbarrier or which parity each names: data, which only the run shows). A generic load through
+   a pointer made from a shared buffer's address counts as a shared load
+   (:func:`_generic_shared_loads`). Dead code counts for nothing: an instruction that a branch
+   jumps over, or whose guard a ``setp`` on immediates makes false. Whether every thread
+   reaches them is not for a static check to say (a copy or a barrier under a condition that
+   is never true at run time is in the PTX all the same), with one exception: the double
+   buffer's commit, which a branch on a value that differs between the block's threads must
+   not let some threads skip before a fixed ``wait_prior<1>`` (:func:`_skipped_commit`). The
    verdict without a GPU says what the PTX has, no more;
 4. on a GPU of the exercise's generation or newer: a separate process
    (``python -m kernels.teach.exercise --run FOLDER``), killed after :data:`TIME_LIMIT_S`, runs it at
@@ -53,7 +56,8 @@ The check, in order, stopping at the first problem:
    size where a missing wait or barrier shows, and for the exercises whose blocks walk over
    several tiles with its input in host memory (:attr:`Exercise.slow`: each copy takes
    microseconds to land, so that a wait that covers the wrong batch or phase, which no static
-   check here follows, shows too); it prints its verdict as one line of JSON.
+   check here follows, shows too; not below the exercise's PTX generation, where the copies
+   are synchronous: on a T4 the verdict says so); it prints its verdict as one line of JSON.
 
 :func:`check` raises :class:`ExerciseError` at the first problem; :func:`report` turns that into
 the line the notebook prints, and never raises, whatever it is given. Either takes at most
@@ -1646,7 +1650,8 @@ def _check_batches(instructions: list[str], opcodes: list[str], flow: "_Flow",
     if _skipped_commit(instructions, opcodes, flow, loops, commits):
         raise ExerciseError(
             "some threads skip the loop's commit while others make it (in the PTX, a branch on "
-            "threadIdx goes round the cp.async.commit_group to the next cp.async.wait_group 1): "
+            "a value that differs between the block's threads goes round the "
+            "cp.async.commit_group to the next cp.async.wait_group 1): "
             "each thread counts its own batches, so a thread that committed nothing this round "
             "has its wait_prior<1> leave its newest batch in flight, the tile it is about to "
             "read. Commit in every thread every round, an empty batch where it has no copies "
@@ -1739,27 +1744,13 @@ def _register(name: str, scope: int) -> str:
     return f"{name}@{scope}" if name.startswith("%") and not PTX_SPECIAL.match(name) else name
 
 
-def _spread(instructions: list[str], opcodes: list[str], seeded, common: bool = False,
-            flow: "_Flow | None" = None, scopes: list[int] | None = None) -> set[str]:
-    """The registers (:func:`_register`'s names; predicates among them) written by an
-    instruction for which ``seeded(name, operands)`` holds (its opcode's first word, the
-    rest), and those computed from them, flow-insensitively: a result is reached when any
-    operand is (a load's when its address is; a guard reaches what it guards). Memory passes
-    it on: a parameter that an inlined call stores a reached value in (its argument, its
-    result) where it is loaded, local memory (st.local, or a generic st) to every local or
-    generic load, and, with ``common``, shared and global memory to every load from them.
-    With ``flow``, control passes it on too: a branch on a reached predicate reaches what
-    every instruction it jumps over writes (forward: up to its label; back: the loop it
-    closes), a value set on one path and not the other (``found = true; break;``). Linear:
-    each register is spread once, each instruction's results once."""
+def _dataflow(instructions: list[str], opcodes: list[str], common: bool = False,
+              scopes: list[int] | None = None):
+    """For each instruction: what it writes and what it reads (:func:`_register`'s names and
+    memory slots: see :func:`_spread`), its opcode's first word, its operands, its guard."""
     kernel = (PTX_ENTRY.match(instructions[0]) or [None, ""])[1] if instructions else ""
     scopes = scopes or _scopes(instructions)
     calls = _calls(instructions)
-    n = len(opcodes)
-    uses: dict[str, list[int]] = {}
-    results: list[tuple[str, ...]] = []
-    branches: dict[str, list[int]] = {}   # a predicate: the branches it guards
-    todo: list[int] = []
     for i, (text, op) in enumerate(zip(instructions, opcodes)):
         guard = PTX_GUARD.match(text)
         head, _, body = op.partition(" ")
@@ -1784,12 +1775,53 @@ def _spread(instructions: list[str], opcodes: list[str], seeded, common: bool = 
             sources.append(_own_slot(op, kernel, scopes[i], calls[i]))
         if common and (COMMON_LOAD.match(op) or GENERIC_LOAD.match(op)):
             sources.append("mem:common")
+        predicate = _register(guard[2], scopes[i]) if guard else None
+        yield out, sources + ([predicate] if predicate else []), head, body, predicate
+
+
+def _origins(instructions: list[str], opcodes: list[str], wanted: set[str],
+             scopes: list[int]) -> set[str]:
+    """What the registers ``wanted`` are computed from, back to the first: every register,
+    slot and name (an array's) on the way; :func:`_spread` turned round. Linear."""
+    writers: dict[str, list[int]] = {}
+    reads = []
+    for i, (out, sources, *_) in enumerate(_dataflow(instructions, opcodes, scopes=scopes)):
+        reads.append(sources)
+        for r in out:
+            writers.setdefault(r, []).append(i)
+    found, todo = set(wanted), list(wanted)
+    while todo:
+        for i in writers.pop(todo.pop(), ()):
+            for r in reads[i]:
+                if r not in found:
+                    found.add(r)
+                    todo.append(r)
+    return found
+
+
+def _spread(instructions: list[str], opcodes: list[str], seeded, common: bool = False,
+            flow: "_Flow | None" = None, scopes: list[int] | None = None) -> set[str]:
+    """The registers (:func:`_register`'s names; predicates among them) written by an
+    instruction for which ``seeded(name, operands)`` holds (its opcode's first word, the
+    rest), and those computed from them, flow-insensitively: a result is reached when any
+    operand is (a load's when its address is; a guard reaches what it guards). Memory passes
+    it on: a parameter that an inlined call stores a reached value in (its argument, its
+    result) where it is loaded, local memory (st.local, or a generic st) to every local or
+    generic load, and, with ``common``, shared and global memory to every load from them.
+    With ``flow``, control passes it on too: a branch on a reached predicate reaches what
+    every instruction it jumps over writes (forward: up to its label; back: the loop it
+    closes), a value set on one path and not the other (``found = true; break;``). Linear:
+    each register is spread once, each instruction's results once."""
+    n = len(opcodes)
+    uses: dict[str, list[int]] = {}
+    branches: dict[str, list[int]] = {}   # a predicate: the branches it guards
+    todo: list[int] = []
+    results = []
+    for i, (out, sources, head, body, predicate) in enumerate(
+            _dataflow(instructions, opcodes, common, scopes)):
         results.append(out)
-        if guard:
-            predicate = _register(guard[2], scopes[i])
-            sources.append(predicate)
-            if flow is not None and PTX_BRANCH.match(op):
-                branches.setdefault(predicate, []).append(i)
+        if predicate and flow is not None and PTX_BRANCH.match(opcodes[i]):
+            branches.setdefault(predicate, []).append(i)
         for o in sources:
             if o not in out:
                 uses.setdefault(o, []).append(i)
@@ -1950,19 +1982,29 @@ def _unordered_refill(opcodes: list[str], flow: _Flow, loops: bytearray,
     return any(reached[i] for i in running(SHARED_COPY))
 
 
-READY_, COPIED, COMMITTED = range(3)   # where a path stands with its copies
+# where a path stands with its copies: ready, copied, committed, or stored into by this thread
+# after the barrier (with one buffer, the other threads read what it stores: a barrier first)
+READY_, COPIED, COMMITTED, STORED = range(4)
+EXPLICIT_SHARED_STORE = re.compile(r"(?:st|red|atom)(?:\.\w+)*\.shared(?:::\w+)?\b")
+_STORED_AFTER_THE_BARRIER = (
+    "it stores to shared memory after the barrier and reads it before another (in the PTX, a "
+    "path goes from the bar.sync after the wait through an st.shared to an ld.shared through no "
+    "bar.sync): another warp may read a cell before this store lands. Store the zeros (0.0f) "
+    "and the taps (w_s) in Phases 1 and 2, before the wait and its __syncthreads().")
 
 
 def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: list[int],
-                  fresh: bool) -> int | None:
+                  fresh: bool) -> tuple[int, int] | None:
     """The first shared-memory read (:data:`SHARED_LOAD`) that a path from the kernel's entry
     reaches before its data is ready, or None. Ready: past a barrier (one of ``barriers``) that
     a wait reaches (one of ``waits``; not on every path: pipe.consumer_wait() branches round its
     waits when no batch is pending). With ``fresh`` (one buffer, one batch), past such a barrier
     after the last copy into shared memory and its commit (or an mbarrier arrival, or a
     wait_all), with the wait after a commit; without (two buffers: which one a copy fills is not
-    the PTX's to say), past one before the first read. A guard that may be false makes both
-    outcomes paths. Each walk is linear: one over (instruction, state)."""
+    the PTX's to say), past one before the first read; and with ``fresh``, past a barrier after
+    the thread's last store into shared memory too (``STORED``: the one buffer is the other
+    threads' too). A guard that may be false makes both outcomes paths. Returns the read and
+    the state its path was in. Each walk is linear: one over (instruction, state)."""
     n = len(opcodes)
     closing = [i for i, op in enumerate(opcodes) if flow.issued[i] and (
         COMMIT.match(op) or op.startswith("cp.async.wait_all"))]
@@ -1976,21 +2018,24 @@ def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: l
         if not flow.issued[i]:
             continue
         if fresh and SHARED_COPY.match(op):
-            tables[i] = (COPIED,) * 3
+            tables[i] = (COPIED,) * 4
         elif fresh and i in closing:
-            tables[i] = (READY_, COMMITTED, COMMITTED)
+            tables[i] = (READY_, COMMITTED, COMMITTED, COMMITTED)
+        elif fresh and EXPLICIT_SHARED_STORE.match(op):
+            tables[i] = (STORED, COPIED, COMMITTED, STORED)
         if i in barriers and waited[i]:
-            tables[i] = tuple(READY_ if s == COMMITTED else s for s in tables.get(i, range(3)))
+            tables[i] = tuple(READY_ if s in (COMMITTED, STORED) else s
+                              for s in tables.get(i, range(4)))
     reads = [bool(flow.issued[i] and SHARED_LOAD.match(op)) for i, op in enumerate(opcodes)]
-    seen = bytearray(3 * n)
+    seen = bytearray(4 * n)
     todo = [(0, READY_ if fresh else COMMITTED)] if n else []
     while todo:
         i, state = todo.pop()
-        if seen[3 * i + state]:
+        if seen[4 * i + state]:
             continue
-        seen[3 * i + state] = 1
+        seen[4 * i + state] = 1
         if reads[i] and state != READY_:
-            return i
+            return i, state
         table = tables.get(i)
         after = {state} if table is None else {table[state]} if flow.sure[i] else {
             table[state], state}
@@ -2115,8 +2160,10 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     for step in steps:
         if step.ready:
             waits, barriers = (where(by_name[name]) for name in step.ready)
-            if _unready_read(opcodes, flow, waits, barriers, step.fresh) is not None:
-                raise ExerciseError(step.misplaced)
+            unready = _unready_read(opcodes, flow, waits, barriers, step.fresh)
+            if unready is not None:
+                raise ExerciseError(_STORED_AFTER_THE_BARRIER if unready[1] == STORED
+                                    else step.misplaced)
             continue
         anywhere = where(step)
         if step.loop_of:
@@ -2170,12 +2217,15 @@ SHARED_STORE = re.compile(r"(?:st|red|atom)(?!(?:\.\w+)*\.(?:global|param|local)
                           r"(?:\.[\w:]+)*\s")
 MB_ARRIVE = re.compile(r"mbarrier\.arrive\b")   # a thread's own arrival, not its copies'
 _UNORDERED_STORE = (
-    "it stores to shared memory after arriving on a barrier and reads shared memory after that "
-    "barrier's wait, with no __syncthreads() between (in the PTX, a path goes from an st.shared "
-    "through an mbarrier wait to an ld.shared through no bar.sync and no arrival that a wait "
-    "names): the wait orders only what each thread wrote before it arrived, so another thread "
+    "a store to shared memory reaches a read of shared memory through an mbarrier wait, with "
+    "no __syncthreads() and no arrival on that barrier between (in the PTX, a path goes from an "
+    "st.shared through an mbarrier wait to an ld.shared through no bar.sync and no arrival "
+    "that a wait names): the wait orders only what each thread wrote before it arrived, so another thread "
     "may read the store's old value. Store the taps (w_s) and the zeros (0.0f) before "
     "arriving, or call __syncthreads() between the last store and Phase 4's reads.")
+
+
+MAX_BARRIER_ARRAYS = 8   # shared arrays the mbarrier waits name, at most, that an arrival may share
 
 
 def _unordered_store(instructions: list[str], opcodes: list[str], flow: _Flow,
@@ -2236,19 +2286,18 @@ def _unordered_store(instructions: list[str], opcodes: list[str], flow: _Flow,
              and flow.issued[i]]
     arrivals = [i for i, op in enumerate(opcodes) if MB_ARRIVE.match(op) and flow.issued[i]
                 and i not in stops]
-    symbols = set()   # the arrays whose addresses a mov or cvta.shared takes
-    for op in opcodes:
-        head, _, body = op.partition(" ")
-        if head.startswith(("mov.", "cvta.shared")):
-            symbols.add(body.rsplit(",", 1)[-1].strip())
-    symbols = {sym for sym in symbols if re.fullmatch(r"[A-Za-z_$][\w$]*", sym)}
-
     scopes = _scopes(instructions)
 
     def registers(i: int) -> set[str]:
         address = PTX_ADDRESS.search(opcodes[i])
         return {_register(o, scopes[i]) for o in PTX_OPERANDS.findall(" " + address[1])
                 } if address else set()
+    # the arrays the waits' addresses are computed from (bar, full, empty: a few)
+    symbols = {name for name in _origins(instructions, opcodes, {
+        r for i in waits for r in registers(i)}, scopes)
+        if re.fullmatch(r"[A-Za-z_$][\w$]*", name)}
+    if len(symbols) > MAX_BARRIER_ARRAYS:
+        return True
     for sym in sorted(symbols):
         if not arrivals:
             break
