@@ -1144,6 +1144,7 @@ def _instructions(functions: dict[str, _Function], name: str,
 
 
 PTX_GUARD = re.compile(r"@(!?)(%?[\w$]+)\s*")
+PTX_SELP = re.compile(r"selp\.\w+\s+([%\w$]+)\s*,\s*([^,]+?)\s*,\s*([^,]+?)\s*,\s*(!?[%\w$]+)$")
 
 
 def _opcode_and_rest(instruction: str) -> str:
@@ -1529,8 +1530,11 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
     instructions that goes somewhere (not to the next instruction), and back into the loop only
     when the phase has not completed (``@!p``); or a first try before such a loop (the
     compiler peels one off a loop with a back-off, ``__nanosleep``) whose success jumps past
-    it. A loop that ignores the result may end before the phase does. Linear: each wait looks
-    at most that far."""
+    it. A loop that ignores the result may end before the phase does, and so may one that
+    also gives up after so many tries (:func:`gives_up` inside: its way out with the phase
+    incomplete must lead into another try, as libcu++'s own wait leaves its spin for a loop
+    that sleeps between tries). Linear: each wait looks at most that far, and one walk back
+    from the shared loads finds where a path reads on without another try."""
     waits = bytearray(len(opcodes))
     found = sum(1 for op in opcodes if MB_WAIT.match(op))
     if found > MAX_WAITS:   # each is followed RETRY_LOOP instructions on: bounded work
@@ -1566,8 +1570,76 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
                 tainted.discard(operands[0])   # overwritten (a later wait's result in p too)
         return None
 
+    # where a path goes on to read shared memory without trying a wait again: a retry loop
+    # must not leave for there but where its result decides (libcu++'s own wait leaves its spin
+    # on a timer, for a loop that sleeps between tries: into another wait)
+    tries = [i for i, op in enumerate(opcodes) if MB_WAIT.match(op)]
+    unwaited = flow.reach_back([i for i, op in enumerate(opcodes) if SHARED_LOAD.match(op)],
+                               stops=tries)
+
+    def gives_up(i: int) -> bool:
+        """Whether the loop round the wait at ``i`` (up to its first branch back to it) has a
+        way out while the phase has not completed that goes on to read shared memory with no
+        other try on the way: ``for (tries = 0; !done && tries < 1 << 20; ++tries)`` reads on
+        after its last try. The loop is followed with the wait's result false: what that makes
+        certain (a selp of it, a setp on that, predicate logic) decides its branches."""
+        result = PTX_OPERAND.match(opcodes[i])
+        end = next((j for j in range(i, min(i + RETRY_LOOP, len(opcodes)))
+                    if any(t <= i for t in flow.successors[j] if t != j + 1)), None)
+        if not result or end is None:
+            return False
+        start = min(t for t in flow.successors[end] if t <= i)
+        known: dict = {result[1]: False}
+        for j in range(i + 1, end + 1):
+            address = PTX_ADDRESS.search(opcodes[j])
+            operands = PTX_OPERANDS.findall(PTX_ADDRESS.sub(" ", opcodes[j]))
+            if address and opcodes[j].startswith("st.") and operands:   # kept in memory
+                value = _immediate(operands[-1], known)   # (a helper's result, a flag)
+                slot = re.sub(r"\+0$", "", _slot(address[1]))
+                if value is None:
+                    known.pop(slot, None)
+                else:
+                    known[slot] = value
+            elif address and opcodes[j].startswith("ld.") and operands:
+                value = known.get(re.sub(r"\+0$", "", _slot(address[1])))
+                if value is None:
+                    known.pop(operands[0], None)
+                else:
+                    known[operands[0]] = value
+            elif opcodes[j].startswith("cvt.") and len(operands) == 2 and isinstance(
+                    known.get(operands[1]), int):   # 0 or 1 widened or narrowed: the same
+                known[operands[0]] = known[operands[1]]
+            elif m := PTX_SELP.match(opcodes[j]):
+                chosen = known.get(m[4])
+                value = None if chosen is None else _immediate(m[2] if chosen else m[3], known)
+                if value is None:
+                    known.pop(m[1], None)
+                else:
+                    known[m[1]] = value
+            else:
+                _assign(opcodes[j], True, known)
+        seen, todo = set(), [i]
+        while todo:
+            k = todo.pop()
+            if k in seen:
+                continue
+            seen.add(k)
+            guard = PTX_GUARD.match(instructions[k])
+            value = known.get(guard[2]) if guard else None
+            value = (not value if guard[1] else value) if isinstance(value, bool) else None
+            for t in flow.successors[k]:
+                if value is not None and PTX_BRANCH.match(opcodes[k]) and (t == k + 1) == value:
+                    continue   # the way the incomplete phase does not go
+                if start <= t <= i:
+                    continue   # back to the wait
+                if i < t <= end:
+                    todo.append(t)
+                elif unwaited[t]:
+                    return True
+        return False
+
     for i, op in enumerate(opcodes):
-        if inside[i] and MB_WAIT.match(op) and decided(i, True) is not None:
+        if inside[i] and MB_WAIT.match(op) and decided(i, True) is not None and not gives_up(i):
             waits[i] = 1
     before = [0]   # before[k]: the retry loops' waits among the first k instructions
     for w in waits:

@@ -680,14 +680,17 @@ ANSWERS.update({
     # the sixteenth red team: async_halo's zeros stored after the barrier (one buffer: another
     # warp reads them unordered), refused now; and in the producer warp's hand-off, what the
     # static check leaves to the run (not run on a GPU yet: the GPU verdicts are predictions).
-    # Known limits: a compute wait that gives up after 2^20 tries and one that releases the
-    # previous buffer after the next fill's wait (a deadlock at 1 stage with several tiles per
-    # block, a configuration the run does not launch) would pass; a wait before the loop beside
+    # A wait that gives up after so many tries (no trap) is no wait, refused. Known limit: one
+    # that releases the previous buffer after the next fill's wait (a deadlock at 1 stage with
+    # several tiles per block, a configuration the run does not launch) would pass; a wait before the loop beside
     # one after the compute, and an empty wait after the fill, are for the runs to catch
     "async_halo/zeros_stored_after_the_barrier.cu": everywhere(
         "it stores to shared memory after the barrier and reads it before another"),
     WS + "release_previous_buffer_after_the_next_wait.cu": BULK_RIGHT,
-    WS + "full_wait_capped_spin_no_trap.cu": BULK_RIGHT,
+    WS + "full_wait_capped_spin_no_trap.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
+    WS + "full_wait_capped_at_4_tries.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
     WS + "full_wait_before_the_loop_and_after_the_compute.cu": on_the_gpu(
         "wrong outputs", "sm_90 or newer"),
     WS + "empty_wait_after_the_fill.cu": on_the_gpu("wrong outputs", "sm_90 or newer"),
