@@ -1578,9 +1578,9 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
                                stops=tries)
 
     def gives_up(i: int) -> bool:
-        """Whether the loop round the wait at ``i`` (up to its first branch back to it) has a
-        way out while the phase has not completed that goes on to read shared memory with no
-        other try on the way: ``for (tries = 0; !done && tries < 1 << 20; ++tries)`` reads on
+        """Whether the loop round the wait at ``i`` (up to its first branch back to it, and a
+        little past) has a way out while the phase has not completed that goes on to read
+        shared memory with no other try on the way: ``for (tries = 0; !done && tries < 1 << 20; ++tries)`` reads on
         after its last try. The loop is followed with the wait's result false: what that makes
         certain (a selp of it, a setp on that, predicate logic) decides its branches."""
         result = PTX_OPERAND.match(opcodes[i])
@@ -1589,8 +1589,11 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
         if not result or end is None:
             return False
         start = min(t for t in flow.successors[end] if t <= i)
+        # followed a little past the loop too: a library's timed spin leaves its own loop for
+        # a test of the result that goes back to the learner's loop round it
+        reach = min(i + 2 * RETRY_LOOP, len(opcodes) - 1)
         known: dict = {result[1]: False}
-        for j in range(i + 1, end + 1):
+        for j in range(i + 1, reach + 1):
             address = PTX_ADDRESS.search(opcodes[j])
             operands = PTX_OPERANDS.findall(PTX_ADDRESS.sub(" ", opcodes[j]))
             if address and opcodes[j].startswith("st.") and operands:   # kept in memory
@@ -1624,15 +1627,17 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
             if k in seen:
                 continue
             seen.add(k)
+            if k != i and (MB_WAIT.match(opcodes[k]) or start <= k <= i):
+                continue   # another try, or back to this one
+            if SHARED_LOAD.match(opcodes[k]):
+                return True
             guard = PTX_GUARD.match(instructions[k])
             value = known.get(guard[2]) if guard else None
             value = (not value if guard[1] else value) if isinstance(value, bool) else None
             for t in flow.successors[k]:
                 if value is not None and PTX_BRANCH.match(opcodes[k]) and (t == k + 1) == value:
                     continue   # the way the incomplete phase does not go
-                if start <= t <= i:
-                    continue   # back to the wait
-                if i < t <= end:
+                if i < t <= reach or start <= t <= i:
                     todo.append(t)
                 elif unwaited[t]:
                     return True
@@ -2054,29 +2059,19 @@ def _unordered_refill(opcodes: list[str], flow: _Flow, loops: bytearray,
     return any(reached[i] for i in running(SHARED_COPY))
 
 
-# where a path stands with its copies: ready, copied, committed, or stored into by this thread
-# after the barrier (with one buffer, the other threads read what it stores: a barrier first)
-READY_, COPIED, COMMITTED, STORED = range(4)
-EXPLICIT_SHARED_STORE = re.compile(r"(?:st|red|atom)(?:\.\w+)*\.shared(?:::\w+)?\b")
-_STORED_AFTER_THE_BARRIER = (
-    "it stores to shared memory after the barrier and reads it before another (in the PTX, a "
-    "path goes from the bar.sync after the wait through an st.shared to an ld.shared through no "
-    "bar.sync): another warp may read a cell before this store lands. Store the zeros (0.0f) "
-    "and the taps (w_s) in Phases 1 and 2, before the wait and its __syncthreads().")
+READY_, COPIED, COMMITTED = range(3)   # where a path stands with its copies
 
 
 def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: list[int],
-                  fresh: bool) -> tuple[int, int] | None:
+                  fresh: bool) -> int | None:
     """The first shared-memory read (:data:`SHARED_LOAD`) that a path from the kernel's entry
     reaches before its data is ready, or None. Ready: past a barrier (one of ``barriers``) that
     a wait reaches (one of ``waits``; not on every path: pipe.consumer_wait() branches round its
     waits when no batch is pending). With ``fresh`` (one buffer, one batch), past such a barrier
     after the last copy into shared memory and its commit (or an mbarrier arrival, or a
     wait_all), with the wait after a commit; without (two buffers: which one a copy fills is not
-    the PTX's to say), past one before the first read; and with ``fresh``, past a barrier after
-    the thread's last store into shared memory too (``STORED``: the one buffer is the other
-    threads' too). A guard that may be false makes both outcomes paths. Returns the read and
-    the state its path was in. Each walk is linear: one over (instruction, state)."""
+    the PTX's to say), past one before the first read. A guard that may be false makes both
+    outcomes paths. Each walk is linear: one over (instruction, state)."""
     n = len(opcodes)
     closing = [i for i, op in enumerate(opcodes) if flow.issued[i] and (
         COMMIT.match(op) or op.startswith("cp.async.wait_all"))]
@@ -2090,24 +2085,21 @@ def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: l
         if not flow.issued[i]:
             continue
         if fresh and SHARED_COPY.match(op):
-            tables[i] = (COPIED,) * 4
+            tables[i] = (COPIED,) * 3
         elif fresh and i in closing:
-            tables[i] = (READY_, COMMITTED, COMMITTED, COMMITTED)
-        elif fresh and EXPLICIT_SHARED_STORE.match(op):
-            tables[i] = (STORED, COPIED, COMMITTED, STORED)
+            tables[i] = (READY_, COMMITTED, COMMITTED)
         if i in barriers and waited[i]:
-            tables[i] = tuple(READY_ if s in (COMMITTED, STORED) else s
-                              for s in tables.get(i, range(4)))
+            tables[i] = tuple(READY_ if s == COMMITTED else s for s in tables.get(i, range(3)))
     reads = [bool(flow.issued[i] and SHARED_LOAD.match(op)) for i, op in enumerate(opcodes)]
-    seen = bytearray(4 * n)
+    seen = bytearray(3 * n)
     todo = [(0, READY_ if fresh else COMMITTED)] if n else []
     while todo:
         i, state = todo.pop()
-        if seen[4 * i + state]:
+        if seen[3 * i + state]:
             continue
-        seen[4 * i + state] = 1
+        seen[3 * i + state] = 1
         if reads[i] and state != READY_:
-            return i, state
+            return i
         table = tables.get(i)
         after = {state} if table is None else {table[state]} if flow.sure[i] else {
             table[state], state}
@@ -2232,10 +2224,8 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     for step in steps:
         if step.ready:
             waits, barriers = (where(by_name[name]) for name in step.ready)
-            unready = _unready_read(opcodes, flow, waits, barriers, step.fresh)
-            if unready is not None:
-                raise ExerciseError(_STORED_AFTER_THE_BARRIER if unready[1] == STORED
-                                    else step.misplaced)
+            if _unready_read(opcodes, flow, waits, barriers, step.fresh) is not None:
+                raise ExerciseError(step.misplaced)
             continue
         anywhere = where(step)
         if step.loop_of:

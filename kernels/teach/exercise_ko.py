@@ -398,14 +398,6 @@ STEP_MESSAGES = [
       "도착도 거치지 않고 ld.shared에 이르는 경로가 있습니다). 대기는 각 스레드가 도착하기 전에 쓴 "
       "값만 보장하므로, 다른 스레드가 저장 전의 옛값을 읽을 수 있습니다. 탭(w_s)과 영(0.0f)을 "
       "도착하기 전에 저장하거나, 마지막 저장과 4단계의 읽기 사이에 __syncthreads()를 호출하세요."),
-    R("it stores to shared memory after the barrier and reads it before another (in the PTX, a "
-      "path goes from the bar.sync after the wait through an st.shared to an ld.shared through "
-      "no bar.sync): another warp may read a cell before this store lands. Store the zeros "
-      "(0.0f) and the taps (w_s) in Phases 1 and 2, before the wait and its __syncthreads().",
-      "배리어 뒤에 공유 메모리에 저장하고, 다음 배리어 전에 그곳을 읽습니다(PTX에 기다림 뒤의 "
-      "bar.sync에서 st.shared를 지나, bar.sync를 거치지 않고 ld.shared에 이르는 경로가 있습니다). "
-      "이 저장이 도착하기 전에 다른 워프가 그 칸을 읽을 수 있습니다. 영(0.0f)과 탭(w_s)은 1단계와 "
-      "2단계에서, 기다림과 그 뒤의 __syncthreads()보다 먼저 저장하세요."),
     R("it commits more than one batch per tile (in the PTX, a cp.async.commit_group reaches "
       "another through no cp.async.wait and no barrier: a commit inside the copy loop): commit "
       "once per tile, after all of its copies, or pipe.consumer_wait() waits for each thread's "
