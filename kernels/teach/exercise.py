@@ -1515,8 +1515,9 @@ PTX_ADDRESS = re.compile(r"\[([^\]]*)\]")                     # a memory operand
 
 
 def _slot(address: str) -> str:
-    """A memory operand as a name, the callee's return value and its caller's as one."""
-    return "mem:" + re.sub(r"\s+", "", address).replace("func_retval0", "retval0")
+    """A memory operand as a name, the callee's return value and its caller's as one, and
+    ``[retval0+0]`` as ``[retval0]``."""
+    return "mem:" + re.sub(r"\s+|\+0$", "", address).replace("func_retval0", "retval0")
 
 
 PTX_OPERANDS = re.compile(r"(?<=[\s,\[{|!])([%\w$]+)")        # its register and name operands
@@ -1580,8 +1581,8 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
     def gives_up(i: int) -> bool:
         """Whether the loop round the wait at ``i`` (up to its first branch back to it, and a
         little past) has a way out while the phase has not completed that goes on to read
-        shared memory with no other try on the way: ``for (tries = 0; !done && tries < 1 << 20; ++tries)`` reads on
-        after its last try. The loop is followed with the wait's result false: what that makes
+        shared memory with no other try on the way: ``for (tries = 0; !done && tries < 1 <<
+        20; ++tries)`` reads on after its last try. The loop is followed with the wait's result false: what that makes
         certain (a selp of it, a setp on that, predicate logic) decides its branches."""
         result = PTX_OPERAND.match(opcodes[i])
         end = next((j for j in range(i, min(i + RETRY_LOOP, len(opcodes)))
@@ -1598,13 +1599,13 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
             operands = PTX_OPERANDS.findall(PTX_ADDRESS.sub(" ", opcodes[j]))
             if address and opcodes[j].startswith("st.") and operands:   # kept in memory
                 value = _immediate(operands[-1], known)   # (a helper's result, a flag)
-                slot = re.sub(r"\+0$", "", _slot(address[1]))
+                slot = _slot(address[1])
                 if value is None:
                     known.pop(slot, None)
                 else:
                     known[slot] = value
             elif address and opcodes[j].startswith("ld.") and operands:
-                value = known.get(re.sub(r"\+0$", "", _slot(address[1])))
+                value = known.get(_slot(address[1]))
                 if value is None:
                     known.pop(operands[0], None)
                 else:
@@ -1679,7 +1680,8 @@ def _in_loop(opcodes: list[str], flow: "_Flow", loops: bytearray, pattern: re.Pa
 
 
 def _check_batches(instructions: list[str], opcodes: list[str], flow: "_Flow",
-                   loops: bytearray, waits: list[int], barriers: list[int]) -> None:
+                   loops: bytearray, waits: list[int], barriers: list[int],
+                   scopes: list[int]) -> None:
     """Round the tile loop (``waits``: the loop's waits for copies, ``barriers``: the block
     barriers the steps count, an mbarrier wait among them only in its retry loop), every copy
     is in a batch before the wait that guards its reading (:func:`_uncommitted`: a path from a
@@ -1724,7 +1726,7 @@ def _check_batches(instructions: list[str], opcodes: list[str], flow: "_Flow",
             "reaches another through no cp.async.wait and no barrier: a commit inside the copy "
             "loop): commit once per tile, after all of its copies, or pipe.consumer_wait() waits "
             "for each thread's oldest copy only and the tile's other copies are still in flight.")
-    if _skipped_commit(instructions, opcodes, flow, loops, commits):
+    if _skipped_commit(instructions, opcodes, flow, loops, commits, scopes):
         raise ExerciseError(
             "some threads skip the loop's commit while others make it (in the PTX, a branch on "
             "a value that differs between the block's threads goes round the "
@@ -1941,7 +1943,8 @@ def _varying(instructions: list[str], opcodes: list[str], flow: "_Flow",
         VARYING_SOURCE.search(body) or VARYING_RESULT.match(head)), flow=flow, scopes=scopes)
 
 
-def _generic_shared_loads(instructions: list[str], opcodes: list[str]) -> list[str]:
+def _generic_shared_loads(instructions: list[str], opcodes: list[str],
+                          scopes: list[int]) -> list[str]:
     """``opcodes`` with each generic load through an address that may point into shared
     memory written as the ld.shared it may be: a pointer made by cvta.shared (a generic
     address of a shared buffer) or computed from one, kept in memory or passed to a function
@@ -1950,7 +1953,6 @@ def _generic_shared_loads(instructions: list[str], opcodes: list[str]) -> list[s
     memory stays a global one."""
     if not any(GENERIC_LOAD.match(op) for op in opcodes):
         return opcodes
-    scopes = _scopes(instructions)
     pointers = _spread(instructions, opcodes, lambda head, body: head.startswith(
         "cvta.shared"), common=True, scopes=scopes)
     out = list(opcodes)
@@ -1963,7 +1965,7 @@ def _generic_shared_loads(instructions: list[str], opcodes: list[str]) -> list[s
 
 
 def _skipped_commit(instructions: list[str], opcodes: list[str], flow: "_Flow",
-                    loops: bytearray, commits: list[int]) -> bool:
+                    loops: bytearray, commits: list[int], scopes: list[int]) -> bool:
     """Whether round the ``loops`` some threads may go from one cp.async.wait_group N (N > 0)
     to the next through no commit while others commit: a branch on a value that differs
     between threads (:func:`_varying`) leads one way to such a wait through no commit and the
@@ -1981,7 +1983,6 @@ def _skipped_commit(instructions: list[str], opcodes: list[str], flow: "_Flow",
         counts[j] for j in waits if abs(j - i) <= CHOICE_SPAN}]
     if not partial:
         return False
-    scopes = _scopes(instructions)
     guards = [_register(g[2], scope) if (g := PTX_GUARD.match(text)) else None
               for text, scope in zip(instructions, scopes)]
     sure = [i for i in commits if flow.sure[i]]
@@ -2193,7 +2194,8 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
                             ".relaxed (a wait's default is .acquire, an arrival's .release)")
     if threads != BLOCK_THREADS:   # a build of another size: its barriers count its threads
         opcodes = [_recount(op, threads) for op in opcodes]
-    opcodes = _generic_shared_loads(instructions, opcodes)
+    scopes = _scopes(instructions)   # each inlined function's registers its own
+    opcodes = _generic_shared_loads(instructions, opcodes, scopes)
     by_name = {step.name: step for step in steps}
     flow = _Flow(instructions)
     looped = _retry_loops(instructions, opcodes, flow)   # the mbarrier waits that wait
@@ -2240,7 +2242,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
             found = [i for i in anywhere if loops[i]]
             if step.batches:
                 _check_batches(instructions, opcodes, flow, loops, found,
-                               where(by_name["barrier"]))
+                               where(by_name["barrier"]), scopes)
             if not found and step.overlap:   # waits for all, then issues the next tile: overlap
                 found = _wait_all_then_copy(opcodes, flow, loops)
         elif step.after or step.before:
@@ -2267,7 +2269,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         raise ExerciseError(step.missing + (
             f" (The PTX lists {opcodes[dead[0]].split()[0]}, but no path from the kernel's entry "
             "runs it: a branch jumps over it, or its predicate is always false.)" if dead else ""))
-    if _unordered_store(instructions, opcodes, flow, counted, looped,
+    if _unordered_store(instructions, opcodes, flow, counted, looped, scopes,
                         by_array="barrier" not in by_name):
         raise ExerciseError(_UNORDERED_STORE)
     return {step: opcodes[found[0]] for step, found in placed.items()}
@@ -2282,8 +2284,8 @@ _UNORDERED_STORE = (
     "a store to shared memory reaches a read of shared memory through an mbarrier wait, with "
     "no __syncthreads() and no arrival on that barrier between (in the PTX, a path goes from an "
     "st.shared through an mbarrier wait to an ld.shared through no bar.sync and no arrival "
-    "that a wait names): the wait orders only what each thread wrote before it arrived, so another thread "
-    "may read the store's old value. Store the taps (w_s) and the zeros (0.0f) before "
+    "that a wait names): the wait orders only what each thread wrote before it arrived, so "
+    "another thread may read the store's old value. Store the taps (w_s) and the zeros (0.0f) before "
     "arriving, or call __syncthreads() between the last store and Phase 4's reads.")
 
 
@@ -2291,15 +2293,17 @@ MAX_BARRIER_ARRAYS = 8   # shared arrays the mbarrier waits name, at most, that 
 
 
 def _unordered_store(instructions: list[str], opcodes: list[str], flow: _Flow,
-                     counted: list[bool], looped: bytearray, by_array: bool = False) -> bool:
+                     counted: list[bool], looped: bytearray, scopes: list[int],
+                     by_array: bool = False) -> bool:
     """Whether a path goes from a shared-memory store through an mbarrier wait (a
     cuda::barrier's, standing for the block barrier) to a shared-memory read, through no block
     barrier (one that counts the block: ``counted``) and no arrival that a wait names: what
     the store wrote reaches the other threads' reads ordered by nothing, for the wait acquires
     only what the arrivals released. (Without an mbarrier wait between, a store and a read may
     be of two buffers; the barriers' order is the other steps'.) Linear: a walk over
-    (instruction, past a wait), and with ``by_array`` where it finds such a path, a
-    :func:`_spread` for each shared array a mov or cvta.shared takes and one walk more."""
+    (instruction, past a wait), and with ``by_array`` where it finds such a path, one walk
+    back from the waits' addresses (:func:`_origins`), a :func:`_spread` for each shared array
+    they are computed from (at most :data:`MAX_BARRIER_ARRAYS`) and one walk more."""
     # an arrival counts where a wait that waits (``looped``: in its retry loop, and run) names
     # what it names: its token (bar.wait(bar.arrive())) or its barrier's address (a wait by
     # parity); not a dummy barrier's, nor one a single test or dead code names
@@ -2348,7 +2352,6 @@ def _unordered_store(instructions: list[str], opcodes: list[str], flow: _Flow,
              and flow.issued[i]]
     arrivals = [i for i, op in enumerate(opcodes) if MB_ARRIVE.match(op) and flow.issued[i]
                 and i not in stops]
-    scopes = _scopes(instructions)
 
     def registers(i: int) -> set[str]:
         address = PTX_ADDRESS.search(opcodes[i])
