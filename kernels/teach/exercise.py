@@ -2628,13 +2628,15 @@ NOT_CHECKED = ("not checked: that each of those instructions runs on every path 
 # Said instead of the host-memory run where the GPU's copies are synchronous (a T4's): there
 # every copy has landed when its cp.async returns, and no wait can return too early.
 SYNCHRONOUS = ("not run with its input in host memory: on sm_{arch} the copies are synchronous, "
-               "so a wait that returns before they land shows only on sm_{ptx_arch} or newer")
+               "so no wait can return before they land (a wait that would shows only on "
+               "sm_{ptx_arch} or newer)")
 
 
 def _would_run(ex: Exercise) -> str:
     """What the run it cannot make here would have checked."""
     slow = f" and {SLOW_LAUNCHES} times with its input in host memory" if ex.slow else ""
-    return (f"; there the check would run it at {len(ex.cases)} configurations, "
+    return (f"; on sm_{ex.run_arch} or newer the check would run it at {len(ex.cases)} "
+            "configurations, "
             f"{STRESS_LAUNCHES * len(ex.stresses)} times under the stress build{slow}, each "
             "output against a float64 reference")
 

@@ -268,9 +268,10 @@ CLAUSES = table(
       "오래된 세대입니다."),
     R("running it needs sm_{a:d} or newer, and the book runs as sm_{b:d} here",
       "실행하려면 sm_{a} 이상이 필요한데, 여기서 책이 실행되는 세대는 sm_{b}입니다."),
-    R("there the check would run it at {c:d} configurations, {l:d} times under the stress build "
-      "and {s:d} times with its input in host memory, each output against a float64 reference",
-      "그 세대의 GPU에서라면 검사는 구성 {c}개로 커널을 실행하고, 스트레스 빌드로 {l}번, 입력을 "
+    R("on sm_{a:d} or newer the check would run it at {c:d} configurations, {l:d} times under "
+      "the stress build and {s:d} times with its input in host memory, each output against a "
+      "float64 reference",
+      "sm_{a} 이상의 GPU에서라면 검사는 구성 {c}개로 커널을 실행하고, 스트레스 빌드로 {l}번, 입력을 "
       "호스트 메모리에 두고 {s}번 더 실행해, 모든 출력을 float64 기준값과 비교합니다."),
     R("correct on the GPU for all {c:d} configurations, and for {l:d} launches of each stress build "
       "at n={n:d} with tiles of {t1:d} and {t2:d}",
@@ -286,10 +287,10 @@ CLAUSES = table(
       "입력을 호스트 메모리에 두어도 출력이 올바릅니다(n={n}에서 런치 {l}번: 호스트 메모리에서는 "
       "복사 하나가 도착하는 데 수 마이크로초가 걸려, 계산이 읽을 복사가 도착하기 전에 반환하는 "
       "대기는 틀린 출력으로 드러납니다)."),
-    R("not run with its input in host memory: on sm_{a:d} the copies are synchronous, so a wait "
-      "that returns before they land shows only on sm_{b:d} or newer",
-      "입력을 호스트 메모리에 둔 실행은 하지 않았습니다. sm_{a}에서는 복사가 동기식이어서, 복사가 "
-      "도착하기 전에 반환하는 대기는 sm_{b} 이상에서만 드러납니다."),
+    R("not run with its input in host memory: on sm_{a:d} the copies are synchronous, so no wait "
+      "can return before they land (a wait that would shows only on sm_{b:d} or newer)",
+      "입력을 호스트 메모리에 둔 실행은 하지 않았습니다. sm_{a}에서는 복사가 동기식이어서 복사가 "
+      "도착하기 전에 반환하는 대기가 있을 수 없습니다(그런 대기는 sm_{b} 이상에서만 드러납니다)."),
     R("not checked: that each of those instructions runs on every path and that the copies feed "
       "the compute",
       "검사하지 않은 것도 있습니다. 각 명령어가 모든 경로에서 실행되는지, 복사한 데이터가 실제로 "
