@@ -229,16 +229,23 @@ def test_corpus_verdict_without_a_gpu(name, no_gpu, monkeypatch):
 _GPU_VERDICTS: dict[str, concurrent.futures.Future] = {}
 
 
+def _gpu_answers() -> set[str]:
+    """The answers the GPU tests check: all, or those EXERCISE_GPU_ANSWERS's file names."""
+    listed = os.environ.get("EXERCISE_GPU_ANSWERS")
+    return set(ANSWERS) if not listed else set(Path(listed).read_text().split()) & set(ANSWERS)
+
+
 def _gpu_verdict(name: str) -> str:
     """The corpus on a GPU, a few answers at a time (EXERCISE_GPU_WORKERS, 4): each check
     mostly waits for its compiles and its run, which are separate processes. The limits are
     shorter for all answers at once (the answers that never end need not take a minute); one
-    process computes them all, so run these tests without pytest-xdist."""
+    process computes them all, so run these tests without pytest-xdist. With
+    EXERCISE_GPU_ANSWERS (a file naming answers, one a line), those only: the others skip."""
     if not _GPU_VERDICTS:
         exercise.TIME_LIMIT_S = 30   # compiles keep their limit: several answers compile at once
         pool = concurrent.futures.ThreadPoolExecutor(int(os.environ.get("EXERCISE_GPU_WORKERS",
                                                                         4)))
-        for answer in sorted(ANSWERS, key=lambda a: a not in HANGS | SLOW_COMPILES):
+        for answer in sorted(_gpu_answers(), key=lambda a: a not in HANGS | SLOW_COMPILES):
             _GPU_VERDICTS[answer] = pool.submit(exercise.report, (CORPUS / answer).read_text(),
                                                 _exercise_of(answer))
         pool.shutdown(wait=False)
@@ -255,6 +262,8 @@ def test_corpus_verdict_on_the_gpu(name):
     from kernels.device import target_arch
     if name in MANIFEST["SM80_ONLY"] and target_arch() < 80:
         pytest.skip("its GPU verdict holds where copies are asynchronous (sm_80 and newer)")
+    if name not in _gpu_answers():
+        pytest.skip("not among EXERCISE_GPU_ANSWERS")
     ex = exercise.get(_exercise_of(name))
     cpu_verdict, cpu_fragment, verdict, fragment = ANSWERS[name]
     if target_arch() < ex.run_arch:   # not run on this generation: what it says without a GPU

@@ -498,7 +498,7 @@ class Verdict:
         if self.winner == "tie":
             return Text(f"K = {self.k}{how}: a tie, {name} {timed(a)} and {self.control} "
                         f"{timed(c)}.",
-                        f"K = {self.k}{how_ko}: 두 커널이 비깁니다. {name_ko} {timed(a)}, "
+                        f"K = {self.k}{how_ko}: 동률입니다. {name_ko} {timed(a)}, "
                         f"{self.control} {timed(c)}.")
         fast, slow = ((name, a), (self.control, c)) if self.winner == "async" else (
             (self.control, c), (name, a))

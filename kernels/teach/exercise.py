@@ -405,15 +405,17 @@ EXERCISES = {
             "double_buffer", "conv1d_double_buffer", KERNEL_DIR / "exercises" / "double_buffer.cu",
             KERNEL_DIR / "exercises" / "double_buffer_skeleton.cu", 80,
             (COPY, WAIT, BARRIER, READY_FIRST, LOOP_COPY, WAIT_ONE, BATCHES, REFILL),
-            # blocks walking over 4, 3, 1, 5 and 2 tiles; more blocks than tiles; one tile
+            # blocks walking over 4, 3, 1, 5 and 2 tiles; more blocks than tiles; one tile;
+            # more threads than a tile has outputs
             (Case(16384, 256, 5, 256, blocks=16), Case(1000, 96, 7, 64, blocks=4),
              Case(77, 128, 3, 128, blocks=1), Case(4099, 64, 4, 32, blocks=13),
-             Case(513, 32, 32, 32, blocks=9), Case(100, 32, 5, 32, blocks=8),
+             Case(513, 32, 32, 64, blocks=9), Case(100, 32, 5, 32, blocks=8),
              Case(3000, 1024, 9, 256, blocks=1)),
             Case(2**24, 256, 5, 256, blocks=4096),   # 16 tiles per block
             summary="its sm_80 PTX has cp.async, then a wait, then a block barrier, and in the "
-                    "tile loop a block barrier between the compute's shared loads and the next "
-                    "cp.async",
+                    "tile loop the next tile's copies committed as one batch before a wait that "
+                    "leaves only that batch in flight, and a block barrier between the compute's "
+                    "shared loads and the next cp.async",
             advice="Does every thread wait (pipe.consumer_wait(), then __syncthreads()) before "
                    "reading a buffer, and is there a block barrier after computing from a "
                    "buffer and before the copy that refills it?",
@@ -435,17 +437,20 @@ EXERCISES = {
             KERNEL_DIR / "exercises" / "bulk_skeleton.cu", 90,
             (INIT, INIT_FENCE, INIT_SYNC, BULK_COPY, BULK_EXPECT, BULK_WAIT, BULK_READY,
              BULK_REFILL),
-            # one block per tile and blocks walking over tiles, 1 to 4 stages, ends of the
-            # vector that are not multiples of 4 floats (plain loads), K = 1 and K = 63
-            (Case(16384, 256, 5, 256, stages=1), Case(16384, 256, 5, 64, stages=4, blocks=16),
-             Case(1001, 96, 7, 64, stages=2, blocks=3), Case(4099, 64, 1, 32, stages=3, blocks=5),
-             Case(77, 128, 3, 32, stages=2), Case(3000, 512, 63, 128, stages=2, blocks=2),
+            # one block per tile and blocks walking over tiles, 1 to 4 stages, each with
+            # several rounds (a wait's parity for round r of buffer s: the stage count matters),
+            # ends of the vector that are not multiples of 4 floats (plain loads), threads with
+            # two groups of 4 outputs, K = 1 and K = 63
+            (Case(16384, 256, 5, 256, stages=1), Case(16384, 256, 5, 64, stages=4, blocks=4),
+             Case(1001, 96, 7, 64, stages=1, blocks=3), Case(4099, 64, 1, 32, stages=3, blocks=5),
+             Case(77, 128, 3, 32, stages=2), Case(3000, 512, 63, 64, stages=2, blocks=2),
              Case(6, 32, 5, 32, stages=1)),
             Case(2**24, 1024, 5, 256, stages=2, blocks=1056),   # 8 blocks per SM of an H200
             run_arch=90,
-            # two stages, about 62 rounds: a wait with the wrong parity returns at once in
-            # rounds 2, 3, 6, 7, ... and reads a buffer whose bulk copy is still on its way
-            slow=SLOW._replace(stages=2),
+            # three stages, about 21 rounds: a wait with the wrong parity (one right only for
+            # a power-of-two stage count, too) returns at once in some rounds and reads a
+            # buffer whose bulk copy is still on its way
+            slow=SLOW._replace(stages=3),
             slow_advice="Does each round arrive on and wait for its own stage's barrier, "
                         "bar[stage] (with a parity, that barrier's phase for this round), so "
                         "that the wait returns only once this round's bulk copy has landed?",
@@ -459,16 +464,19 @@ EXERCISES = {
             (INIT, INIT_FENCE, INIT_SYNC, BULK_COPY, BULK_EXPECT, WS_EMPTY_WAIT, WS_READY,
              WS_READ, WS_FULL_WAIT, WS_RELEASE),
             # every block walks over several tiles, so that each buffer is filled in several
-            # rounds (a wrong parity shows from round 1, a missing release once the ring wraps);
-            # 1 to 3 stages, one block per tile once, the vector's ends, K = 1 and K = 63
-            (Case(16384, 256, 5, 256, stages=2, blocks=8), Case(16384, 256, 5, 64, stages=1),
-             Case(1001, 96, 7, 64, stages=2, blocks=3), Case(4099, 64, 1, 32, stages=3, blocks=5),
-             Case(77, 128, 3, 32, stages=2, blocks=1), Case(3000, 512, 63, 128, stages=2,
-                                                            blocks=2),
+            # rounds (a wrong parity shows from round 1, a missing release once the ring wraps;
+            # at 1 stage, a release after the next fill's wait never comes), 1 to 3 stages,
+            # one tile per block once, the vector's ends, threads with two groups of 4 outputs,
+            # 4 stages wrapping 3 times, K = 1 and K = 63
+            (Case(16384, 256, 5, 256, stages=2, blocks=8),
+             Case(16384, 256, 5, 64, stages=1, blocks=16),
+             Case(1001, 96, 7, 64, stages=3, blocks=2), Case(4099, 64, 1, 32, stages=4, blocks=5),
+             Case(77, 128, 3, 32, stages=2, blocks=1), Case(3000, 512, 63, 64, stages=2,
+                                                           blocks=2),
              Case(6, 32, 5, 32, stages=1)),
             Case(2**24, 1024, 5, 256, stages=2, blocks=1056),   # 8 blocks per SM of an H200
             run_arch=90, producer_warp=True,
-            slow=SLOW._replace(stages=2, blocks=924),   # 7 blocks of 288 threads per SM
+            slow=SLOW._replace(stages=3, blocks=924),   # 7 blocks of 288 threads per SM
             slow_advice="Does the compute wait on full[s] with the parity of the fill it "
                         "reads (the r-th fill of buffer s: r & 1), and the producer on empty[s] "
                         "with the parity of the release it needs, so that no wait returns on an "
@@ -1144,6 +1152,10 @@ def _instructions(functions: dict[str, _Function], name: str,
 
 
 PTX_GUARD = re.compile(r"@(!?)(%?[\w$]+)\s*")
+# a vote of every thread (its own predicate among them): __all_sync, __syncthreads_and
+PTX_ALL = re.compile(r"vote(?:\.sync)?\.all\.pred\s+(%\w+),\s*(%\w+)\s*(?:,|$)"
+                     r"|bar(?:rier)?(?:\.cta)?\.red\.and\.pred\s+(%\w+),(?:\s*\w+\s*,){1,2}"
+                     r"\s*(%\w+)$")
 PTX_SELP = re.compile(r"selp\.\w+\s+([%\w$]+)\s*,\s*([^,]+?)\s*,\s*([^,]+?)\s*,\s*(!?[%\w$]+)$")
 
 
@@ -1613,6 +1625,11 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
             elif opcodes[j].startswith("cvt.") and len(operands) == 2 and isinstance(
                     known.get(operands[1]), int):   # 0 or 1 widened or narrowed: the same
                 known[operands[0]] = known[operands[1]]
+            elif m := PTX_ALL.match(opcodes[j]):   # __all_sync, __syncthreads_and: false
+                if known.get(m[2] or m[4]) is False:   # in this thread, false for all
+                    known[m[1] or m[3]] = False
+                else:
+                    known.pop(m[1] or m[3], None)
             elif m := PTX_SELP.match(opcodes[j]):
                 chosen = known.get(m[4])
                 value = None if chosen is None else _immediate(m[2] if chosen else m[3], known)
@@ -1722,10 +1739,11 @@ def _check_batches(instructions: list[str], opcodes: list[str], flow: "_Flow",
     again = flow.reach(commits, inclusive=False, stops=waits + barriers, within=loops)
     if any(again[i] for i in commits):
         raise ExerciseError(
-            "it commits more than one batch per tile (in the PTX, a cp.async.commit_group "
-            "reaches another through no cp.async.wait and no barrier: a commit inside the copy "
-            "loop): commit once per tile, after all of its copies, or pipe.consumer_wait() waits "
-            "for each thread's oldest copy only and the tile's other copies are still in flight.")
+            "it commits more than one batch between two waits (in the PTX, a "
+            "cp.async.commit_group reaches another through no cp.async.wait and no barrier, as "
+            "a commit inside the copy loop does): commit once per tile, after all of its "
+            "copies, or pipe.consumer_wait() waits for each thread's oldest batch only and the "
+            "tile's other copies are still in flight.")
     if _skipped_commit(instructions, opcodes, flow, loops, commits, scopes):
         raise ExerciseError(
             "some threads skip the loop's commit while others make it (in the PTX, a branch on "
@@ -1964,6 +1982,118 @@ def _generic_shared_loads(instructions: list[str], opcodes: list[str],
     return out
 
 
+PTX_NAME = re.compile(r"[A-Za-z_$][\w$]*")   # an array's (or a parameter's) name, no register
+
+
+def _address_names(op: str, scope: int) -> set[str]:
+    """The registers and names of an instruction's first memory operand."""
+    address = PTX_ADDRESS.search(op)
+    return {_register(o, scope) for o in PTX_OPERANDS.findall(" " + address[1])
+            } if address else set()
+
+
+def _other_reads(instructions: list[str], opcodes: list[str], scopes: list[int]) -> bytearray:
+    """The shared-memory reads that are surely of an array no copy fills: their address is
+    computed from another array's (the taps' w_s, a counter, a schedule) and from nothing a
+    copy's destination is computed from. None where a copy's destination is computed from
+    something loaded from memory (a pointer kept in shared memory: which array it is, only a
+    run shows), or from no array at all. Linear: one walk back from the copies' destinations
+    (:func:`_origins`' walk), and two :func:`_spread` (what the copies' arrays reach, with
+    memory passing it on, and what the other names reach)."""
+    n = len(opcodes)
+    out = bytearray(n)
+    copies = [i for i, op in enumerate(opcodes) if SHARED_COPY.match(op)]
+    if not copies:
+        return out
+    writers: dict[str, list[int]] = {}
+    reads, heads = [], []
+    for i, (written, sources, head, *_) in enumerate(_dataflow(instructions, opcodes,
+                                                               scopes=scopes)):
+        reads.append(sources)
+        heads.append(head)
+        for r in written:
+            writers.setdefault(r, []).append(i)
+    wanted = set().union(*(_address_names(opcodes[i], scopes[i]) for i in copies))
+    found, todo = set(wanted), list(wanted)
+    while todo:
+        for i in writers.pop(todo.pop(), ()):
+            if heads[i].startswith(("ld", "atom")) and not OWN_LOAD.match(opcodes[i]):
+                return out   # a pointer loaded from shared or global memory
+            for r in reads[i]:
+                if r not in found:
+                    found.add(r)
+                    todo.append(r)
+    arrays = {r for r in found if PTX_NAME.fullmatch(r)}
+    if not arrays:
+        return out
+
+    def names(body: str) -> set[str]:
+        return set(PTX_OPERANDS.findall(" " + body))
+    filled = _spread(instructions, opcodes, lambda head, body: bool(names(body) & arrays),
+                     common=True, scopes=scopes) | arrays
+    def another(head: str, body: str) -> bool:
+        """A mov or cvta.shared of another array's name (a kernel parameter's value, an
+        integer made into an address, is no array's)."""
+        name = body.rsplit(",", 1)[-1].strip()
+        return head.startswith(("mov.", "cvta.shared")) and bool(
+            PTX_NAME.fullmatch(name)) and name not in arrays
+    other = _spread(instructions, opcodes, another, scopes=scopes)
+    for i, op in enumerate(opcodes):
+        if SHARED_READ.match(op):
+            address = _address_names(op, scopes[i])
+            mine = {r for r in address if PTX_NAME.fullmatch(r)}
+            out[i] = bool(address and not address & filled
+                          and (mine or address & other))
+    return out
+
+
+# what orders the reads of the threads it waits for before what a thread does after it: a
+# warp's or a block's barrier, of any count (a named barrier of the compute warps too)
+THREAD_SYNC = re.compile(r"bar\.warp\.sync\b|(?:bar|barrier)(?:\.cta)?\.(?:sync|red)\b"
+                         r"|barrier(?:\.cta)?(?:\.aligned)?\s")
+
+
+def _partial_release(instructions: list[str], opcodes: list[str], flow: "_Flow",
+                     scopes: list[int], other: bytearray) -> bool:
+    """Whether some of the threads that read a buffer may skip the release that hands it back
+    while nothing orders their reads before the others' arrival: a path goes from a shared
+    read (not ``other``'s) through no barrier (:data:`THREAD_SYNC`) to an mbarrier arrival
+    (not the producer's expect_tx) that a value that differs between the threads guards, or
+    to a branch on such a value that jumps over one (``if (lane == 0) arrive``). Linear."""
+    arrivals = [i for i, op in enumerate(opcodes) if flow.issued[i] and MB_ARRIVE.match(op)
+                and not EXPECT.match(op)]
+    if not arrivals:
+        return False
+    syncs = [i for i, op in enumerate(opcodes) if THREAD_SYNC.match(op)]
+    unsynced = flow.reach([i for i, op in enumerate(opcodes) if flow.issued[i] and not other[i]
+                           and SHARED_READ.match(op)], inclusive=False, stops=syncs)
+    varying = _varying(instructions, opcodes, flow, scopes)
+
+    def guard(i: int) -> bool:
+        g = PTX_GUARD.match(instructions[i])
+        return bool(g and _register(g[2], scopes[i]) in varying)
+    skipped = [0] * (len(opcodes) + 1)   # how many such branches jump over each instruction
+    for b, op in enumerate(opcodes):
+        if unsynced[b] and PTX_BRANCH.match(op) and guard(b):
+            for t in flow.successors[b]:
+                if t > b + 1:
+                    skipped[b + 1] += 1
+                    skipped[t] -= 1
+    within = 0
+    for i in range(len(opcodes)):
+        within += skipped[i]
+        skipped[i] = within
+    return any(unsynced[a] and (guard(a) or skipped[a]) for a in arrivals)
+
+
+_PARTIAL_RELEASE = (
+    "only some of the threads that read a buffer arrive on its release, and nothing orders "
+    "the others' reads before that arrival (in the PTX, a path goes from an ld.shared through "
+    "no bar.warp.sync and no bar.sync to an mbarrier.arrive that a value differing between the "
+    "threads guards or jumps over): if lane 0 arrives for its warp, call __syncwarp() first; "
+    "else let every compute thread arrive.")
+
+
 def _skipped_commit(instructions: list[str], opcodes: list[str], flow: "_Flow",
                     loops: bytearray, commits: list[int], scopes: list[int]) -> bool:
     """Whether round the ``loops`` some threads may go from one cp.async.wait_group N (N > 0)
@@ -2050,21 +2180,29 @@ def _wait_all_then_copy(opcodes: list[str], flow: "_Flow", loops: bytearray) -> 
 
 
 def _unordered_refill(opcodes: list[str], flow: _Flow, loops: bytearray,
-                      barriers: list[int]) -> bool:
+                      barriers: list[int], other: bytearray) -> bool:
     """Whether, round the ``loops``, control can go from a shared-memory read to a copy into
     shared memory (cp.async of any kind) through no barrier (one of ``barriers``): that copy
-    may refill the buffer while a slow warp still reads it."""
+    may refill the buffer while a slow warp still reads it. An mbarrier wait among them (a
+    cuda::barrier's ``arrive_and_wait``) orders the reads only past an arrival after them: a
+    thread that arrived before computing and waits after orders none of its reads. A read of
+    an array no copy fills (``other``: :func:`_other_reads`) is no buffer's."""
     def running(pattern: re.Pattern) -> list[int]:
         return _in_loop(opcodes, flow, loops, pattern)
-    reached = flow.reach(running(SHARED_READ), inclusive=False, stops=barriers, within=loops)
-    return any(reached[i] for i in running(SHARED_COPY))
+    block = [i for i in barriers if not MB_WAIT.match(opcodes[i])]
+    arrivals = running(MB_ARRIVE)
+    before = flow.reach([i for i in running(SHARED_READ) if not other[i]], inclusive=False,
+                        stops=block + arrivals, within=loops)
+    after = flow.reach([i for i in arrivals if before[i]], inclusive=False, stops=barriers,
+                       within=loops)
+    return any(before[i] or after[i] for i in running(SHARED_COPY))
 
 
 READY_, COPIED, COMMITTED = range(3)   # where a path stands with its copies
 
 
 def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: list[int],
-                  fresh: bool) -> int | None:
+                  fresh: bool, other: bytearray) -> int | None:
     """The first shared-memory read (:data:`SHARED_LOAD`) that a path from the kernel's entry
     reaches before its data is ready, or None. Ready: past a barrier (one of ``barriers``) that
     a wait reaches (one of ``waits``; not on every path: pipe.consumer_wait() branches round its
@@ -2072,7 +2210,9 @@ def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: l
     after the last copy into shared memory and its commit (or an mbarrier arrival, or a
     wait_all), with the wait after a commit; without (two buffers: which one a copy fills is not
     the PTX's to say), past one before the first read. A guard that may be false makes both
-    outcomes paths. Each walk is linear: one over (instruction, state)."""
+    outcomes paths. A read of an array no copy fills (``other``: :func:`_other_reads`: the
+    taps, a counter) need only come after a barrier, any one. Each walk is linear: one over
+    (instruction, state)."""
     n = len(opcodes)
     closing = [i for i, op in enumerate(opcodes) if flow.issued[i] and (
         COMMIT.match(op) or op.startswith("cp.async.wait_all"))]
@@ -2091,7 +2231,8 @@ def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: l
             tables[i] = (READY_, COMMITTED, COMMITTED)
         if i in barriers and waited[i]:
             tables[i] = tuple(READY_ if s == COMMITTED else s for s in tables.get(i, range(3)))
-    reads = [bool(flow.issued[i] and SHARED_LOAD.match(op)) for i, op in enumerate(opcodes)]
+    reads = [bool(flow.issued[i] and SHARED_LOAD.match(op) and not other[i])
+             for i, op in enumerate(opcodes)]
     seen = bytearray(3 * n)
     todo = [(0, READY_ if fresh else COMMITTED)] if n else []
     while todo:
@@ -2105,7 +2246,9 @@ def _unready_read(opcodes: list[str], flow: _Flow, waits: list[int], barriers: l
         after = {state} if table is None else {table[state]} if flow.sure[i] else {
             table[state], state}
         todo.extend((j, s) for j in flow.successors[i] for s in after)
-    return None
+    unsynced = flow.reach([0], inclusive=True, stops=barriers) if n else bytearray()
+    return next((i for i in range(n) if other[i] and unsynced[i] and flow.issued[i]
+                 and SHARED_LOAD.match(opcodes[i])), None)
 
 
 def _barrier_count(op: str) -> str:
@@ -2196,6 +2339,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         opcodes = [_recount(op, threads) for op in opcodes]
     scopes = _scopes(instructions)   # each inlined function's registers its own
     opcodes = _generic_shared_loads(instructions, opcodes, scopes)
+    other = _other_reads(instructions, opcodes, scopes)   # reads of no copy's array
     by_name = {step.name: step for step in steps}
     flow = _Flow(instructions)
     looped = _retry_loops(instructions, opcodes, flow)   # the mbarrier waits that wait
@@ -2226,8 +2370,9 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     for step in steps:
         if step.ready:
             waits, barriers = (where(by_name[name]) for name in step.ready)
-            if _unready_read(opcodes, flow, waits, barriers, step.fresh) is not None:
-                raise ExerciseError(step.misplaced)
+            early = _unready_read(opcodes, flow, waits, barriers, step.fresh, other)
+            if early is not None:
+                raise ExerciseError(_UNSYNCED_READ if other[early] else step.misplaced)
             continue
         anywhere = where(step)
         if step.loop_of:
@@ -2255,8 +2400,11 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
             found = [] if any(reached[i] for i in stops) else [i for i in anywhere if reached[i]]
         else:
             found = anywhere
-        if found and not (step.refill and _unordered_refill(opcodes, flow, loops, found)):
-            placed[step.name] = found
+        if found and not (step.refill and _unordered_refill(opcodes, flow, loops, found, other)):
+            block = [i for i in found if not MB_WAIT.match(opcodes[i])]
+            # the summary names what orders the refill: a block barrier, or only an mbarrier
+            placed[step.name] = (found if not step.refill or block and not _unordered_refill(
+                opcodes, flow, loops, block, other) else [i for i in found if i not in block])
             continue
         if step.after and not any(end and not flow.successors[i] for i, end in
                                   enumerate(flow.reach(placed[step.after], inclusive=True))):
@@ -2272,14 +2420,22 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     if _unordered_store(instructions, opcodes, flow, counted, looped, scopes,
                         by_array="barrier" not in by_name):
         raise ExerciseError(_UNORDERED_STORE)
+    if "release" in by_name and _partial_release(instructions, opcodes, flow, scopes, other):
+        raise ExerciseError(_PARTIAL_RELEASE)
     return {step: opcodes[found[0]] for step, found in placed.items()}
+
+
+_UNSYNCED_READ = (
+    "it reads shared memory before the block has synchronised (in the PTX, a path from the "
+    "kernel's entry reaches an ld.shared of an array no copy fills, such as the taps' w_s, "
+    "through no bar.sync 0): what another thread stores there may not be there yet; call "
+    "__syncthreads() between the stores and the first read.")
 
 
 # what may write shared memory: st.shared, or a generic st (not .global/.local/.param), and
 # the reductions and atomics (red.shared.or after red.shared.and is a store)
 SHARED_STORE = re.compile(r"(?:st|red|atom)(?!(?:\.\w+)*\.(?:global|param|local)\b)"
                           r"(?:\.[\w:]+)*\s")
-MB_ARRIVE = re.compile(r"mbarrier\.arrive\b")   # a thread's own arrival, not its copies'
 _UNORDERED_STORE = (
     "a store to shared memory reaches a read of shared memory through an mbarrier wait, with "
     "no __syncthreads() and no arrival on that barrier between (in the PTX, a path goes from an "
@@ -2588,9 +2744,10 @@ def _all_correct(cases: list[dict]) -> str:
             f"and for {stress[0]['launches']} launches of {builds} at "
             f"n={stress[0]['n']}{sizes}")
     return said + "".join(
-        f"; correct with its input in host memory too ({c['launches']} launches at n={c['n']}: "
-        "there each copy takes microseconds to land, so a wait that returns before the copies "
-        "the compute reads have landed shows up as wrong outputs)" for c in slow)
+        f"; correct with its input in host memory too ({c['launches']} launches at n={c['n']}"
+        + (f", {c['stages']} stages" if c.get("stages") else "")
+        + ": there each copy takes microseconds to land, so a wait that returns before the "
+        "copies the compute reads have landed shows up as wrong outputs)" for c in slow)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -2673,9 +2830,11 @@ def _check(src, name) -> tuple[bool, str]:
         _check_jitter(instructions, ex)
         _check_other_size(ptx2, ex, other, deadline)
         summary = ex.summary
+        mbarrier = "an mbarrier wait (its thread count is not checked)"
         if MB_WAIT.match(found.get("barrier", "")):   # a cuda::barrier's wait, not bar.sync
-            summary = summary.replace("then a block barrier", "then an mbarrier wait (its "
-                                      "thread count is not checked)")
+            summary = summary.replace("then a block barrier", f"then {mbarrier}")
+        if MB_WAIT.match(found.get("refill", "")):
+            summary = summary.replace("a block barrier between", f"{mbarrier} between")
         static = f"compiles with NVRTC, and {summary}"
         if not runs:
             return False, (f"{static}; " + (

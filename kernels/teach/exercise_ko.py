@@ -238,10 +238,12 @@ SUMMARY_BARRIER = table(
       "mbarrier 대기(그 스레드 수는 검사하지 않습니다)"),
 )
 SUMMARY = table(
-    R("its sm_{a:d} PTX has cp.async, then a wait, then {bar}, and in the tile loop a block "
-      "barrier between the compute's shared loads and the next cp.async",
-      "sm_{a}용 PTX에 cp.async, 대기, {bar}가 차례로 있고, 타일 루프 안에는 계산의 공유 메모리 "
-      "로드와 다음 cp.async 사이에 블록 배리어가 있습니다", bar=SUMMARY_BARRIER),
+    R("its sm_{a:d} PTX has cp.async, then a wait, then {bar}, and in the tile loop the next "
+      "tile's copies committed as one batch before a wait that leaves only that batch in flight, "
+      "and {bar2} between the compute's shared loads and the next cp.async",
+      "sm_{a}용 PTX에 cp.async, 대기, {bar}가 차례로 있고, 타일 루프 안에는 다음 타일의 복사를 "
+      "한 배치로 커밋한 뒤 그 배치만 진행 중으로 남기는 대기와, 계산의 공유 메모리 로드와 다음 "
+      "cp.async 사이의 {bar2}가 있습니다", bar=SUMMARY_BARRIER, bar2=SUMMARY_BARRIER),
     R("its sm_{a:d} PTX has cp.async, then a wait, then {bar}",
       "sm_{a}용 PTX에 cp.async, 대기, {bar}가 차례로 있습니다", bar=SUMMARY_BARRIER),
     R("its sm_{a:d} PTX initialises mbarriers, fences, has cp.async.bulk with the bytes to expect "
@@ -275,12 +277,18 @@ CLAUSES = table(
       "호스트 메모리에 두고 {s}번 더 실행해, 모든 출력을 float64 기준값과 비교합니다."),
     R("correct on the GPU for all {c:d} configurations, and for {l:d} launches of each stress build "
       "at n={n:d} with tiles of {t1:d} and {t2:d}",
-      "GPU에서 구성 {c}개 모두, 그리고 n={n}에서 타일 {t1}과 {t2}의 스트레스 빌드 런치 {l}번씩 "
+      "GPU에서 구성 {c}개 모두, 그리고 n={n}에서 타일 {t1}, {t2}의 스트레스 빌드 런치 {l}번씩 "
       "모두 출력이 올바릅니다."),
     R("correct on the GPU for all {c:d} configurations, and for {l:d} launches of the stress build "
       "at n={n:d}",
       "GPU에서 구성 {c}개 모두, 그리고 n={n}에서 스트레스 빌드의 런치 {l}번 모두 출력이 "
       "올바릅니다."),
+    R("correct with its input in host memory too ({l:d} launches at n={n:d}, {s:d} stages: there "
+      "each copy takes microseconds to land, so a wait that returns before the copies the "
+      "compute reads have landed shows up as wrong outputs)",
+      "입력을 호스트 메모리에 두어도 출력이 올바릅니다(n={n}, 스테이지 {s}개에서 런치 {l}번: "
+      "호스트 메모리에서는 복사 하나가 도착하는 데 수 마이크로초가 걸려, 계산이 읽을 복사가 "
+      "도착하기 전에 반환하는 대기는 틀린 출력으로 드러납니다)."),
     R("correct with its input in host memory too ({l:d} launches at n={n:d}: there each copy "
       "takes microseconds to land, so a wait that returns before the copies the compute reads "
       "have landed shows up as wrong outputs)",
@@ -355,6 +363,23 @@ STEP_MESSAGES = [
       "ld.shared에 이르는 경로가 있습니다). 모든 스레드의 복사가 도착해 있도록, 타일 루프 안에서 "
       "{p}단계가 x_s[stage]를 읽기 전에 모든 경로에서 pipe.consumer_wait()와 __syncthreads()를 "
       "차례로 호출하세요."),
+    R("it reads shared memory before the block has synchronised (in the PTX, a path from the "
+      "kernel's entry reaches an ld.shared of an array no copy fills, such as the taps' w_s, "
+      "through no bar.sync 0): what another thread stores there may not be there yet; call "
+      "__syncthreads() between the stores and the first read.",
+      "블록이 동기화하기 전에 공유 메모리를 읽습니다(PTX에 커널의 진입점에서 bar.sync 0을 거치지 "
+      "않고, 탭의 w_s처럼 복사가 채우지 않는 배열의 ld.shared에 이르는 경로가 있습니다). 다른 "
+      "스레드가 그곳에 저장한 값이 아직 없을 수 있으니, 저장과 첫 읽기 사이에 __syncthreads()를 "
+      "호출하세요."),
+    R("only some of the threads that read a buffer arrive on its release, and nothing orders "
+      "the others' reads before that arrival (in the PTX, a path goes from an ld.shared through "
+      "no bar.warp.sync and no bar.sync to an mbarrier.arrive that a value differing between the "
+      "threads guards or jumps over): if lane 0 arrives for its warp, call __syncwarp() first; "
+      "else let every compute thread arrive.",
+      "버퍼를 읽은 스레드 중 일부만 반납에 도착하는데, 나머지 스레드의 읽기를 그 도착보다 앞에 두는 "
+      "것이 없습니다(PTX에 ld.shared에서 출발해 bar.warp.sync도 bar.sync도 거치지 않고, 스레드마다 "
+      "다른 값이 지키거나 건너뛰는 mbarrier.arrive에 이르는 경로가 있습니다). 레인 0이 워프를 대신해 "
+      "도착한다면 그 전에 __syncwarp()를 호출하고, 아니면 계산 스레드마다 도착하게 하세요."),
     R("in the tile loop it copies nothing asynchronously (in the PTX, no cp.async in the loop "
       "round the wait): the next tile's copy is the pipeline's, issue_tile(x_s[stage ^ {one:d}], "
       "x, n, next, pipe), so that it flies while this tile is computed; plain loads and stores "
@@ -399,14 +424,14 @@ STEP_MESSAGES = [
       "도착도 거치지 않고 ld.shared에 이르는 경로가 있습니다). 대기는 각 스레드가 도착하기 전에 쓴 "
       "값만 보장하므로, 다른 스레드가 저장 전의 옛값을 읽을 수 있습니다. 탭(w_s)과 영(0.0f)을 "
       "도착하기 전에 저장하거나, 마지막 저장과 4단계의 읽기 사이에 __syncthreads()를 호출하세요."),
-    R("it commits more than one batch per tile (in the PTX, a cp.async.commit_group reaches "
-      "another through no cp.async.wait and no barrier: a commit inside the copy loop): commit "
-      "once per tile, after all of its copies, or pipe.consumer_wait() waits for each thread's "
-      "oldest copy only and the tile's other copies are still in flight.",
-      "타일마다 배치를 둘 이상 커밋합니다(PTX에서 cp.async.commit_group이 cp.async.wait도 "
-      "배리어도 거치지 않고 다른 commit_group에 이릅니다. 복사 루프 안에서 커밋하고 있습니다). "
+    R("it commits more than one batch between two waits (in the PTX, a cp.async.commit_group "
+      "reaches another through no cp.async.wait and no barrier, as a commit inside the copy loop "
+      "does): commit once per tile, after all of its copies, or pipe.consumer_wait() waits for "
+      "each thread's oldest batch only and the tile's other copies are still in flight.",
+      "두 대기 사이에 배치를 둘 이상 커밋합니다(PTX에서 cp.async.commit_group이 cp.async.wait도 "
+      "배리어도 거치지 않고 다른 commit_group에 이릅니다. 복사 루프 안의 커밋이 그렇게 됩니다). "
       "타일마다 한 번, 그 타일의 복사를 모두 발행한 뒤에 커밋하세요. 그러지 않으면 "
-      "pipe.consumer_wait()는 스레드마다 가장 오래된 복사만 기다리고, 타일의 나머지 복사는 아직 "
+      "pipe.consumer_wait()는 스레드마다 가장 오래된 배치만 기다리고, 타일의 나머지 복사는 아직 "
       "진행 중입니다."),
     R("some threads skip the loop's commit while others make it (in the PTX, a branch on "
       "a value that differs between the block's threads goes round the cp.async.commit_group "

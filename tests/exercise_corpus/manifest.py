@@ -176,9 +176,12 @@ SM80_ONLY = {"async_halo/ok_inline_ptx_cp_async.cu", "async_halo/wait_in_one_thr
 # Answers that never finish: the GPU test gives them a shorter time limit.
 HANGS = {"async_halo/never_finishes.cu", "bulk/one_arrival_too_many.cu",
          "warp_specialized/empty_wait_with_the_wrong_parity.cu",
-         "warp_specialized/release_by_thread_0_only.cu",
          "warp_specialized/full_wait_with_the_wrong_parity.cu",
-         "async_halo/barrier_count_256_in_hex.cu"}
+         "async_halo/barrier_count_256_in_hex.cu",
+         "warp_specialized/release_previous_buffer_after_the_next_wait.cu",
+         "warp_specialized/full_wait_before_the_loop_and_after_the_compute.cu",
+         "warp_specialized/empty_wait_after_the_fill.cu",
+         "bulk/parity_hardcoded_two_stages.cu", "bulk/parity_by_a_power_of_two_mask.cu"}
 
 # Answers whose compile never ends: the tests give them a shorter compile limit.
 SLOW_COMPILES = {"async_halo/preprocessor_bomb.cu"}
@@ -389,7 +392,8 @@ ANSWERS.update({
     # the producer may refill the buffer while the compute reads it: a race
     WS + "release_before_the_compute.cu": on_the_gpu("wrong outputs", "sm_90 or newer"),
     # one arrival of CONV_THREADS: empty[s] never completes, the producer waits once the ring wraps
-    WS + "release_by_thread_0_only.cu": on_the_gpu("did not finish within", "sm_90 or newer"),
+    WS + "release_by_thread_0_only.cu": everywhere(   # refused from the PTX since 2026-12-02
+        "only some of the threads that read a buffer arrive on its release"),
 })
 
 # Found by a third red team (2026-12-01): waits and reads the PTX hid (an mbarrier wait the copies
@@ -520,7 +524,7 @@ ANSWERS.update({
     # both PASSED on the H200, the commit per copy with a second stress build of four copies a
     # thread too (2026-12-01): now refused from the PTX
     "double_buffer/issues_without_a_commit.cu": everywhere("its copies in the tile loop are never committed before the wait"),
-    "double_buffer/a_commit_per_element.cu": everywhere("it commits more than one batch per tile"),
+    "double_buffer/a_commit_per_element.cu": everywhere("it commits more than one batch between two waits"),
     "double_buffer/issues_the_next_tile_after_the_compute.cu": RIGHT,
     "double_buffer/ok_prologue_wait_and_a_wait_at_the_bottom.cu": RIGHT,
     "double_buffer/ok_wait_prior_1.cu": RIGHT,
@@ -583,7 +587,7 @@ ANSWERS.update({
     "double_buffer/ok_wait_all_in_asm_then_issue.cu": RIGHT,
     "double_buffer/consumer_wait_twice_no_overlap.cu": RIGHT,   # right outputs, no overlap
     "double_buffer/no_commit_but_an_mbarrier_arrival.cu": everywhere("its copies in the tile loop are never committed before the wait"),
-    "double_buffer/commit_per_element_and_a_test_wait.cu": everywhere("it commits more than one batch per tile"),
+    "double_buffer/commit_per_element_and_a_test_wait.cu": everywhere("it commits more than one batch between two waits"),
     "double_buffer/top_barrier_only_and_a_test_wait.cu": everywhere("it reads a buffer after its wait but before a block barrier"),
     "double_buffer/wait_prior_0_and_a_dummy_retry_loop.cu": everywhere("in the tile loop it waits for every batch"),
     # right: the next tile flies from the top of the loop; its batch is closed after the
@@ -678,21 +682,24 @@ ANSWERS.update({
     # the sixteenth red team: async_halo's zeros stored after the barrier (one buffer: another
     # warp reads them unordered) pass the static check, a known limit (a rule that refused
     # them refused a thread's stores into a cell it alone reads too, and was taken out); and in
-    # the producer warp's hand-off, what the static check leaves to the run (not run on a GPU
-    # yet: the GPU verdicts are predictions).
-    # A wait that gives up after so many tries (no trap) is no wait, refused. Known limit: one
-    # that releases the previous buffer after the next fill's wait (a deadlock at 1 stage with
-    # several tiles per block, a configuration the run does not launch) would pass; a wait before the loop beside
-    # one after the compute, and an empty wait after the fill, are for the runs to catch
+    # the producer warp's hand-off, what the static check leaves to the run (on the H200,
+    # 2026-12-02, the whole corpus: 350 of 352 as predicted; the two predicted to give wrong
+    # outputs deadlocked instead, filed as they ran).
+    # A wait that gives up after so many tries (no trap) is no wait, refused. One that releases
+    # the previous buffer after the next fill's wait deadlocks at 1 stage with several tiles per
+    # block (the run launches that now: 16 blocks over 64 tiles); a wait before the loop beside
+    # one after the compute, and an empty wait after the fill, are for the runs to catch (both
+    # deadlock: a wait for a phase that has passed, or for a release that comes after it)
     "async_halo/zeros_stored_after_the_barrier.cu": RIGHT,
-    WS + "release_previous_buffer_after_the_next_wait.cu": BULK_RIGHT,
+    WS + "release_previous_buffer_after_the_next_wait.cu": on_the_gpu("did not finish within",
+                                                                      "sm_90 or newer"),
     WS + "full_wait_capped_spin_no_trap.cu": everywhere(
         "the compute warps read a buffer before waiting for its fill"),
     WS + "full_wait_capped_at_4_tries.cu": everywhere(
         "the compute warps read a buffer before waiting for its fill"),
     WS + "full_wait_before_the_loop_and_after_the_compute.cu": on_the_gpu(
-        "wrong outputs", "sm_90 or newer"),
-    WS + "empty_wait_after_the_fill.cu": on_the_gpu("wrong outputs", "sm_90 or newer"),
+        "did not finish within", "sm_90 or newer"),
+    WS + "empty_wait_after_the_fill.cu": on_the_gpu("did not finish within", "sm_90 or newer"),
     # right, refused: lane 0 waits on full[s] and __syncwarp() passes the order on (the check
     # asks every compute thread to wait); a store to a shared word nobody reads before the loop
     # (the check cannot tell it from the buffer the wait orders), 4,000 of them checked in time
@@ -700,7 +707,7 @@ ANSWERS.update({
         "the compute warps read a buffer before waiting for its fill"),
     WS + "many_shared_scratch_words_4000.cu": everywhere(
         "a store to shared memory reaches a read of shared memory through an mbarrier wait"),
-    # the seventeenth red team (right answers only; not run on a GPU: predicted verdicts):
+    # the seventeenth red team (right answers only; on the H200 as filed, 2026-12-02):
     # libcu++'s timed waits in a loop (try_wait_for leaves its own spin for the learner's loop,
     # which tries again), a thread's own shared cell written after the barrier; known limits,
     # right and refused: a volatile done flag, a bounded-spin helper under a sleeping loop
@@ -762,7 +769,80 @@ ANSWERS.update({
 ANSWERS.update({
     "async_halo/taps_after_the_arrival_dummy_named_by_one_test.cu": everywhere("a store to shared memory reaches a read of shared memory through an mbarrier wait"),
     "async_halo/taps_after_the_arrival_by_red_and_or.cu": everywhere("a store to shared memory reaches a read of shared memory through an mbarrier wait"),
-    "async_halo/taps_after_the_arrival_by_atomic_exch.cu": everywhere("it reads shared memory before every thread's copies have landed"),
+    # (an atomic on the taps is a read of an array no copy fills: the store rule refuses it)
+    "async_halo/taps_after_the_arrival_by_atomic_exch.cu": everywhere("a store to shared memory reaches a read of shared memory through an mbarrier wait"),
     "async_halo/ok_noinline_helpers_and_asm_barrier_count_register.cu": RIGHT,
     "async_halo/ok_noinline_helper_and_asm_barrier_id_register.cu": RIGHT,
+})
+
+# The eighteenth red team (2026-12-02). Right answers in learners' styles: a shared word or the
+# taps read after a barrier but before the first wait, a counter only thread 0 touches, a
+# warp's vote round its waits (__all_sync: every lane's own try succeeded), all passed now
+# (reads of an array no copy fills need a barrier, not the copies' wait); two known limits,
+# right and refused: thread 0's counter read before any barrier (the check cannot tell it is
+# thread 0's own), the first tile issued and committed in round 0 beside the next (two commits
+# between waits: the rule that refuses a commit per copy). Wrong ones: a refill ordered by a
+# cuda::barrier whose arrival comes before the compute (refused now: the wait orders nothing),
+# lane 0 releasing its warp's buffer with no __syncwarp() (refused now: no run can show it),
+# a vote of any lane (refused: it gives up), parities right only at 2 stages or at a power of
+# two (caught by the runs now: 1 to 4 stages each with several rounds, the host-memory run at
+# 3 stages), and four the runs catch. On the H200 (2026-12-02), with the new configurations:
+# async_halo's five new answers and the bulk answers up to only_thread_0_waits.cu (54 in all)
+# as filed, then 14 more (the wrong ones the runs catch, 7 new right ones). Not run with them,
+# predicted: five new right double buffers (barrier_inside_the_issue_helper, do_while_tile_loop,
+# noinline_compute_helper, syncthreads_count_sanity_check, while_true_round_counter), three
+# warp-specialised (explicit_acquire_release_semantics, test_wait_loops_and_arrive_state,
+# try_wait_with_suspend_time_hint), and the older double-buffer and warp-specialised answers.
+ANSWERS.update({
+    "async_halo/ok_cuda_barrier_idle_threads_leave_after_arriving.cu": RIGHT,
+    "async_halo/ok_lambda_copy_and_template_helper.cu": RIGHT,
+    "async_halo/ok_one_memcpy_async_by_thread_0.cu": RIGHT,
+    "async_halo/ok_raw_ptx_mbarrier.cu": RIGHT,
+    "async_halo/ok_shared_debug_counter.cu": RIGHT,
+    "bulk/ok_copy_by_the_last_thread.cu": BULK_RIGHT,
+    "bulk/ok_cuda_ptx_cp_async_bulk.cu": BULK_RIGHT,
+    "bulk/ok_cuda_ptx_init_and_mbarrier_init_fence.cu": BULK_RIGHT,
+    "bulk/ok_parallel_init_one_thread_per_stage.cu": BULK_RIGHT,
+    "bulk/ok_raw_ptx_bulk_copy_native_handle.cu": BULK_RIGHT,
+    "bulk/ok_warp_vote_wait_loop.cu": BULK_RIGHT,
+    "bulk/ok_while_loop_over_tiles_and_arrive_and_wait.cu": BULK_RIGHT,
+    "double_buffer/ok_barrier_inside_the_issue_helper.cu": RIGHT,
+    "double_buffer/ok_cuda_barrier_as_block_barrier.cu": RIGHT,
+    "double_buffer/ok_do_while_tile_loop.cu": RIGHT,
+    "double_buffer/ok_noinline_compute_helper.cu": RIGHT,
+    "double_buffer/ok_pointer_swap.cu": RIGHT,
+    "double_buffer/ok_syncthreads_count_sanity_check.cu": RIGHT,
+    "double_buffer/ok_taps_into_registers_after_a_barrier.cu": RIGHT,
+    "double_buffer/ok_tile_count_broadcast_through_shared.cu": RIGHT,
+    "double_buffer/ok_while_true_round_counter.cu": RIGHT,
+    WS + "ok_explicit_acquire_release_semantics.cu": BULK_RIGHT,
+    WS + "ok_phase_bit_toggled_on_wrap.cu": BULK_RIGHT,
+    WS + "ok_release_by_lane_0_with_count_32.cu": BULK_RIGHT,
+    WS + "ok_test_wait_loops_and_arrive_state.cu": BULK_RIGHT,
+    WS + "ok_try_wait_with_suspend_time_hint.cu": BULK_RIGHT,
+    WS + "ok_warp_vote_wait_loop.cu": BULK_RIGHT,
+    "double_buffer/ok_shared_debug_counter_refused.cu": everywhere(
+        "it reads shared memory before the block has synchronised"),
+    "double_buffer/ok_first_tile_issued_in_the_loop_refused.cu": everywhere(
+        "it commits more than one batch between two waits"),
+    "double_buffer/refill_barrier_arrives_before_the_compute.cu": everywhere(REFILL),
+    WS + "release_per_warp_without_syncwarp.cu": everywhere(
+        "only some of the threads that read a buffer arrive on its release"),
+    "bulk/warp_vote_any_wait_loop.cu": everywhere("it never waits on the barrier"),
+    "bulk/arrival_per_warp_without_syncwarp.cu": everywhere(
+        "a store to shared memory reaches a read of shared memory through an mbarrier wait"),
+    WS + "full_wait_only_in_reading_threads.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
+    # caught by a run (the H200, 2026-12-02): a wait for the wrong phase never returns at 1,
+    # 3 or 4 stages; the last tile read unwaited, or each round's wait one batch behind, in
+    # host memory; warp 0's extra barrier pairs the others' barriers one off; lanes 1 to 31
+    # fill a buffer before lane 0's empty wait, which crashes
+    "bulk/parity_hardcoded_two_stages.cu": on_the_gpu("did not finish within", "sm_90 or newer"),
+    "bulk/parity_by_a_power_of_two_mask.cu": on_the_gpu("did not finish within",
+                                                        "sm_90 or newer"),
+    "double_buffer/commit_inside_issue_tile_prologue_commits_twice.cu": on_the_gpu(SLOW),
+    "double_buffer/extra_barrier_in_warp_0.cu": on_the_gpu("wrong outputs"),
+    "double_buffer/wait_only_while_a_next_tile_exists.cu": on_the_gpu(SLOW),
+    WS + "syncwarp_before_the_lane_0_empty_wait.cu": on_the_gpu("it crashed on the GPU",
+                                                              "sm_90 or newer"),
 })
