@@ -574,9 +574,9 @@ TOOLKIT_ONLY = re.compile(r"<(?:cuda_pipeline\w*\.h|cuda_awbarrier\w*\.h|coopera
 PIPELINE_PRIMITIVES = {"__pipeline_memcpy_async", "__pipeline_commit", "__pipeline_wait_prior",
                        "__pipeline_arrive_on"}
 NOT_OFFERED = (f"this check compiles with libcu++ (<cuda/pipeline>, <cuda/barrier>) and "
-               f"{HEADER} only, not the CUDA toolkit's other headers: write the copy with "
-               "cuda::memcpy_async(&x_s[j], &x[g], sizeof(float), pipe) and wait with "
-               "pipe.consumer_wait() (or inline PTX cp.async)")
+               f"{HEADER} only, not the CUDA toolkit's other headers: write what the FILL IN "
+               "places ask with what the skeleton includes (cuda::memcpy_async, "
+               "cuda::pipeline, cuda::barrier, inline PTX)")
 
 
 class _Token(NamedTuple):
@@ -1152,10 +1152,14 @@ def _instructions(functions: dict[str, _Function], name: str,
 
 
 PTX_GUARD = re.compile(r"@(!?)(%?[\w$]+)\s*")
-# a vote of every thread (its own predicate among them): __all_sync, __syncthreads_and
-PTX_ALL = re.compile(r"vote(?:\.sync)?\.all\.pred\s+(%\w+),\s*(%\w+)\s*(?:,|$)"
-                     r"|bar(?:rier)?(?:\.cta)?\.red\.and\.pred\s+(%\w+),(?:\s*\w+\s*,){1,2}"
-                     r"\s*(%\w+)$")
+# a vote of the threads, this one's predicate among them: __all_sync, __any_sync,
+# __ballot_sync, __syncthreads_and, __syncthreads_or (its kind, its result, the predicate)
+PTX_VOTE = re.compile(r"vote(?:\.sync)?\.(all|any|ballot)\.(?:pred|b32)\s+(%\w+),\s*(!?%\w+)"
+                      r"\s*(?:,|$)|bar(?:rier)?(?:\.cta)?\.red\.(and|or)\.pred\s+(%\w+),"
+                      r"(?:\s*\w+\s*,){1,2}\s*(!?%\w+)$")
+# a ballot compared with every lane's bit: __ballot_sync(~0u, done) != ~0u
+PTX_ALL_LANES = re.compile(r"setp\.(eq|ne)\.[bsu]32\s+(%\w+)\s*,\s*(%\w+)\s*,\s*"
+                           r"(?:-1|0[xX][fF]{8}|4294967295)$")
 PTX_SELP = re.compile(r"selp\.\w+\s+([%\w$]+)\s*,\s*([^,]+?)\s*,\s*([^,]+?)\s*,\s*(!?[%\w$]+)$")
 
 
@@ -1606,6 +1610,7 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
         # a test of the result that goes back to the learner's loop round it
         reach = min(i + 2 * RETRY_LOOP, len(opcodes) - 1)
         known: dict = {result[1]: False}
+        lacking: set[str] = set()   # ballots without this thread's bit
         for j in range(i + 1, reach + 1):
             address = PTX_ADDRESS.search(opcodes[j])
             operands = PTX_OPERANDS.findall(PTX_ADDRESS.sub(" ", opcodes[j]))
@@ -1625,11 +1630,20 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
             elif opcodes[j].startswith("cvt.") and len(operands) == 2 and isinstance(
                     known.get(operands[1]), int):   # 0 or 1 widened or narrowed: the same
                 known[operands[0]] = known[operands[1]]
-            elif m := PTX_ALL.match(opcodes[j]):   # __all_sync, __syncthreads_and: false
-                if known.get(m[2] or m[4]) is False:   # in this thread, false for all
-                    known[m[1] or m[3]] = False
-                else:
-                    known.pop(m[1] or m[3], None)
+            elif m := PTX_VOTE.match(opcodes[j]):
+                kind, result, voted = m[1] or m[4], m[2] or m[5], m[3] or m[6]
+                mine = known.get(voted.lstrip("!"))
+                mine = (not mine if voted[0] == "!" else mine) if isinstance(mine, bool) else None
+                known.pop(result, None)
+                lacking.discard(result)
+                if mine is False and kind in ("all", "and"):   # false here, false for all
+                    known[result] = False
+                elif mine is True and kind in ("any", "or"):   # true here, true for one
+                    known[result] = True
+                elif mine is False and kind == "ballot":       # this lane's bit is 0
+                    lacking.add(result)
+            elif (m := PTX_ALL_LANES.match(opcodes[j])) and m[3] in lacking:
+                known[m[2]] = m[1] == "ne"
             elif m := PTX_SELP.match(opcodes[j]):
                 chosen = known.get(m[4])
                 value = None if chosen is None else _immediate(m[2] if chosen else m[3], known)
@@ -1639,6 +1653,8 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
                     known[m[1]] = value
             else:
                 _assign(opcodes[j], True, known)
+                if lacking and (written := PTX_DESTINATION.match(opcodes[j])):
+                    lacking.difference_update(re.findall(r"[\w$%]+", written[1]))
         seen, todo = set(), [i]
         while todo:
             k = todo.pop()
@@ -1760,7 +1776,7 @@ def _check_batches(instructions: list[str], opcodes: list[str], flow: "_Flow",
 # and what atomics, activemask and mbarrier operations return (a vote, shuffle or reduction
 # varies only with what it is given: __any_sync of what all threads agree on is agreed on)
 VARYING_SOURCE = re.compile(r"%(?:tid|laneid|warpid|lanemask_\w+|clock\w*|globaltimer\w*|pm\d+)")
-VARYING_RESULT = re.compile(r"(?:atom|activemask|mbarrier)\b")
+VARYING_RESULT = re.compile(r"(?:atom|activemask|mbarrier|elect|match)\b")   # elect: one lane
 NO_RESULT = re.compile(r"(?:bar|barrier|cp|bra|brx|call|ret|exit|trap|fence|membar|prefetch)\b")
 # memory that is each thread's own: local (a generic st or ld may be local too), and the
 # parameters by which inlined functions pass their arguments and results
@@ -1954,9 +1970,9 @@ def _spread(instructions: list[str], opcodes: list[str], seeded, common: bool = 
 def _varying(instructions: list[str], opcodes: list[str], flow: "_Flow",
              scopes: list[int]) -> set[str]:
     """The registers (predicates among them) whose value may differ between the threads of a
-    block (:func:`_spread` from a thread's id or a clock, and what an atomic, activemask or
-    mbarrier operation returns, through data and control): threads that read one address read
-    one value, and a kernel parameter varies never."""
+    block (:func:`_spread` from a thread's id or a clock, and what an atomic, activemask,
+    elect, match or mbarrier operation returns, through data and control): threads that read
+    one address read one value, and a kernel parameter varies never."""
     return _spread(instructions, opcodes, lambda head, body: bool(
         VARYING_SOURCE.search(body) or VARYING_RESULT.match(head)), flow=flow, scopes=scopes)
 
@@ -2031,6 +2047,7 @@ def _other_reads(instructions: list[str], opcodes: list[str], scopes: list[int])
         return set(PTX_OPERANDS.findall(" " + body))
     filled = _spread(instructions, opcodes, lambda head, body: bool(names(body) & arrays),
                      common=True, scopes=scopes) | arrays
+
     def another(head: str, body: str) -> bool:
         """A mov or cvta.shared of another array's name (a kernel parameter's value, an
         integer made into an address, is no array's)."""
@@ -2072,26 +2089,33 @@ def _partial_release(instructions: list[str], opcodes: list[str], flow: "_Flow",
     def guard(i: int) -> bool:
         g = PTX_GUARD.match(instructions[i])
         return bool(g and _register(g[2], scopes[i]) in varying)
-    skipped = [0] * (len(opcodes) + 1)   # how many such branches jump over each instruction
-    for b, op in enumerate(opcodes):
-        if unsynced[b] and PTX_BRANCH.match(op) and guard(b):
-            for t in flow.successors[b]:
-                if t > b + 1:
-                    skipped[b + 1] += 1
-                    skipped[t] -= 1
-    within = 0
-    for i in range(len(opcodes)):
-        within += skipped[i]
-        skipped[i] = within
-    return any(unsynced[a] and (guard(a) or skipped[a]) for a in arrivals)
+    if any(unsynced[a] and guard(a) for a in arrivals):
+        return True
+    # a branch on such a value that jumps over an arrival, reached from a read it does not
+    # jump over too (``if (tid < TILE / 4) { wait; read; arrive; }`` skips all or nothing):
+    # one walk back from each, at most MAX_SKIPS of them (more: refused, as if each did)
+    jumps = [(b, t) for b, op in enumerate(opcodes) if unsynced[b] and PTX_BRANCH.match(op)
+             and guard(b) for t in flow.successors[b] if t > b + 1
+             and any(b < a < t and unsynced[a] for a in arrivals)]
+    if len(jumps) > MAX_SKIPS:
+        return True
+    for b, t in jumps:
+        back = flow.reach_back([b], stops=syncs)
+        if any(back[r] and not b < r < t and flow.issued[r] and not other[r]
+               and SHARED_READ.match(opcodes[r]) for r in range(len(opcodes))):
+            return True
+    return False
+
+
+MAX_SKIPS = 64   # branches round a release that _partial_release follows back, at most
 
 
 _PARTIAL_RELEASE = (
-    "only some of the threads that read a buffer arrive on its release, and nothing orders "
-    "the others' reads before that arrival (in the PTX, a path goes from an ld.shared through "
-    "no bar.warp.sync and no bar.sync to an mbarrier.arrive that a value differing between the "
-    "threads guards or jumps over): if lane 0 arrives for its warp, call __syncwarp() first; "
-    "else let every compute thread arrive.")
+    "a thread that has read a buffer may skip the arrival that releases it, with nothing to "
+    "order its reads before the arrivals of the others (in the PTX, a path goes from an "
+    "ld.shared through no bar.warp.sync and no bar.sync to an mbarrier.arrive that a value "
+    "differing between the threads guards or jumps over): if lane 0 arrives for its warp, "
+    "call __syncwarp() first; else let every thread that reads arrive after its reads.")
 
 
 def _skipped_commit(instructions: list[str], opcodes: list[str], flow: "_Flow",
@@ -2422,7 +2446,10 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         raise ExerciseError(_UNORDERED_STORE)
     if "release" in by_name and _partial_release(instructions, opcodes, flow, scopes, other):
         raise ExerciseError(_PARTIAL_RELEASE)
-    return {step: opcodes[found[0]] for step, found in placed.items()}
+    # what each step found, a block barrier first where one is among them (the summary says
+    # "a block barrier" only where there is one)
+    return {step: opcodes[next((i for i in found if not MB_WAIT.match(opcodes[i])), found[0])]
+            for step, found in placed.items()}
 
 
 _UNSYNCED_READ = (

@@ -101,12 +101,12 @@ def R(en, ko, **subs) -> Rule:
 
 NOT_OFFERED = (
     "this check compiles with libcu++ (<cuda/pipeline>, <cuda/barrier>) and conv1d_common.cuh "
-    "only, not the CUDA toolkit's other headers: write the copy with cuda::memcpy_async(&x_s[j], "
-    "&x[g], sizeof(float), pipe) and wait with pipe.consumer_wait() (or inline PTX cp.async)")
+    "only, not the CUDA toolkit's other headers: write what the FILL IN places ask with what the "
+    "skeleton includes (cuda::memcpy_async, cuda::pipeline, cuda::barrier, inline PTX)")
 NOT_OFFERED_KO = (
     "이 검사는 libcu++(<cuda/pipeline>, <cuda/barrier>)와 conv1d_common.cuh만으로 컴파일하며, "
-    "CUDA 툴킷의 다른 헤더는 쓰지 않습니다. 복사는 cuda::memcpy_async(&x_s[j], &x[g], "
-    "sizeof(float), pipe)로 쓰고, 대기는 pipe.consumer_wait()로 하세요(또는 인라인 PTX cp.async).")
+    "CUDA 툴킷의 다른 헤더는 쓰지 않습니다. FILL IN 자리가 요구하는 것은 스켈레톤이 포함하는 "
+    "것으로 쓰세요(cuda::memcpy_async, cuda::pipeline, cuda::barrier, 인라인 PTX).")
 ALLOWED = "\"conv1d_common.cuh\" and CUDA's own headers such as <cuda/pipeline>"
 ALLOWED_KO = "\"conv1d_common.cuh\"와 <cuda/pipeline> 같은 CUDA 자체 헤더"
 SIGNATURE = "(const float* x, const float* w, float* y, int n)"
@@ -371,15 +371,16 @@ STEP_MESSAGES = [
       "않고, 탭의 w_s처럼 복사가 채우지 않는 배열의 ld.shared에 이르는 경로가 있습니다). 다른 "
       "스레드가 그곳에 저장한 값이 아직 없을 수 있으니, 저장과 첫 읽기 사이에 __syncthreads()를 "
       "호출하세요."),
-    R("only some of the threads that read a buffer arrive on its release, and nothing orders "
-      "the others' reads before that arrival (in the PTX, a path goes from an ld.shared through "
-      "no bar.warp.sync and no bar.sync to an mbarrier.arrive that a value differing between the "
-      "threads guards or jumps over): if lane 0 arrives for its warp, call __syncwarp() first; "
-      "else let every compute thread arrive.",
-      "버퍼를 읽은 스레드 중 일부만 반납에 도착하는데, 나머지 스레드의 읽기를 그 도착보다 앞에 두는 "
-      "것이 없습니다(PTX에 ld.shared에서 출발해 bar.warp.sync도 bar.sync도 거치지 않고, 스레드마다 "
-      "다른 값이 지키거나 건너뛰는 mbarrier.arrive에 이르는 경로가 있습니다). 레인 0이 워프를 대신해 "
-      "도착한다면 그 전에 __syncwarp()를 호출하고, 아니면 계산 스레드마다 도착하게 하세요."),
+    R("a thread that has read a buffer may skip the arrival that releases it, with nothing to "
+      "order its reads before the arrivals of the others (in the PTX, a path goes from an "
+      "ld.shared through no bar.warp.sync and no bar.sync to an mbarrier.arrive that a value "
+      "differing between the threads guards or jumps over): if lane 0 arrives for its warp, "
+      "call __syncwarp() first; else let every thread that reads arrive after its reads.",
+      "버퍼를 읽은 스레드가 그 버퍼를 반납하는 도착을 건너뛸 수 있는데, 그 스레드의 읽기를 다른 "
+      "스레드의 도착보다 앞에 두는 것이 없습니다(PTX에 ld.shared에서 출발해 bar.warp.sync도 "
+      "bar.sync도 거치지 않고, 스레드마다 다른 값이 지키거나 건너뛰는 mbarrier.arrive에 이르는 "
+      "경로가 있습니다). 레인 0이 워프를 대신해 도착한다면 그 전에 __syncwarp()를 호출하고, 아니면 "
+      "읽는 스레드마다 읽은 뒤에 도착하게 하세요."),
     R("in the tile loop it copies nothing asynchronously (in the PTX, no cp.async in the loop "
       "round the wait): the next tile's copy is the pipeline's, issue_tile(x_s[stage ^ {one:d}], "
       "x, n, next, pipe), so that it flies while this tile is computed; plain loads and stores "

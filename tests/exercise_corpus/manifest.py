@@ -393,7 +393,7 @@ ANSWERS.update({
     WS + "release_before_the_compute.cu": on_the_gpu("wrong outputs", "sm_90 or newer"),
     # one arrival of CONV_THREADS: empty[s] never completes, the producer waits once the ring wraps
     WS + "release_by_thread_0_only.cu": everywhere(   # refused from the PTX since 2026-12-02
-        "only some of the threads that read a buffer arrive on its release"),
+        "a thread that has read a buffer may skip the arrival that releases it"),
 })
 
 # Found by a third red team (2026-12-01): waits and reads the PTX hid (an mbarrier wait the copies
@@ -827,7 +827,7 @@ ANSWERS.update({
         "it commits more than one batch between two waits"),
     "double_buffer/refill_barrier_arrives_before_the_compute.cu": everywhere(REFILL),
     WS + "release_per_warp_without_syncwarp.cu": everywhere(
-        "only some of the threads that read a buffer arrive on its release"),
+        "a thread that has read a buffer may skip the arrival that releases it"),
     "bulk/warp_vote_any_wait_loop.cu": everywhere("it never waits on the barrier"),
     "bulk/arrival_per_warp_without_syncwarp.cu": everywhere(
         "a store to shared memory reaches a read of shared memory through an mbarrier wait"),
@@ -845,4 +845,45 @@ ANSWERS.update({
     "double_buffer/wait_only_while_a_next_tile_exists.cu": on_the_gpu(SLOW),
     WS + "syncwarp_before_the_lane_0_empty_wait.cu": on_the_gpu("it crashed on the GPU",
                                                               "sm_90 or newer"),
+})
+
+# The nineteenth red team (2026-12-02, right answers against the eighteenth's rules): compute
+# threads that read nothing and arrive on nothing (the release's branch skips reads and
+# arrival alike: accepted now), warp votes of other shapes round a wait (__ballot_sync of every
+# lane, __any_sync of "not yet": accepted now), per-warp releases after __syncwarp() or a named
+# barrier of the compute warps, taps in shared memory: all pass. Known limits, right and
+# refused: shared memory as one struct (the taps and the buffers are one array to the check),
+# a lane that stops trying once its try succeeded (a path skips the try: the check does not
+# follow that the skip needs an earlier success), each thread's release right after its last
+# read (a thread-varying branch round an arrival, though each thread makes one), a first-round
+# flag round a cuda::barrier's wait, cooperative_groups (not offered). A ballot of no lane (a
+# way out when any lane has seen the phase) is refused. Not run on a GPU: predicted verdicts.
+ANSWERS.update({
+    "double_buffer/ok_cuda_barrier_split_arrive_wait_refill.cu": RIGHT,
+    WS + "ok_any_not_done_wait_loop.cu": BULK_RIGHT,
+    WS + "ok_ballot_wait_loop.cu": BULK_RIGHT,
+    WS + "ok_early_continue_idle_threads_arrive.cu": BULK_RIGHT,
+    WS + "ok_if_else_both_arrive.cu": BULK_RIGHT,
+    WS + "ok_named_barrier_then_thread_0_arrives.cu": BULK_RIGHT,
+    WS + "ok_per_warp_release_syncwarp_in_helper.cu": BULK_RIGHT,
+    WS + "ok_readers_only_take_part.cu": BULK_RIGHT,
+    WS + "ok_taps_in_shared_named_barrier_of_the_compute_warps.cu": BULK_RIGHT,
+    WS + "ok_taps_in_shared_stored_by_the_producer.cu": BULK_RIGHT,
+    WS + "ok_arrive_count_32_by_lane_0.cu": BULK_RIGHT,
+    WS + "ok_per_warp_release_noinline_helper.cu": BULK_RIGHT,
+    WS + "ok_struct_of_shared_arrays_per_warp_release.cu": BULK_RIGHT,
+    "async_halo/ok_struct_smem_taps_into_registers_while_the_copy_flies_refused.cu": everywhere(
+        "it reads shared memory before every thread's copies have landed"),
+    "double_buffer/ok_struct_smem_taps_into_registers_after_a_barrier_refused.cu": everywhere(
+        "it reads a buffer before the block has synchronised"),
+    WS + "ok_all_sync_lanes_stop_polling_once_done_refused.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
+    WS + "ok_cg_tiled_partition_sync_lane_0_arrives_refused.cu": everywhere(
+        "#include <cooperative_groups.h> is not offered here"),
+    WS + "ok_early_release_after_the_last_window_read_refused.cu": everywhere(
+        "a thread that has read a buffer may skip the arrival that releases it"),
+    "double_buffer/ok_cuda_barrier_split_arrive_wait_with_a_first_round_flag_refused.cu":
+        everywhere(REFILL),
+    WS + "ballot_none_done_wait_loop.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
 })
