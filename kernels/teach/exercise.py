@@ -1590,7 +1590,7 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
     # where a path goes on to read shared memory without trying a wait again: a retry loop
     # must not leave for there but where its result decides (libcu++'s own wait leaves its spin
     # on a timer, for a loop that sleeps between tries: into another wait)
-    tries = [i for i, op in enumerate(opcodes) if MB_WAIT.match(op)]
+    tries = [i for i, op in enumerate(opcodes) if MB_WAIT.match(op) and inside[i]]
     unwaited = flow.reach_back([i for i, op in enumerate(opcodes) if SHARED_LOAD.match(op)],
                                stops=tries)
 
@@ -1655,14 +1655,16 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
                 _assign(opcodes[j], True, known)
                 if lacking and (written := PTX_DESTINATION.match(opcodes[j])):
                     lacking.difference_update(re.findall(r"[\w$%]+", written[1]))
+        for k in range(start, i):   # the loop's head, before its try: computed afresh
+            _assign(opcodes[k], False, known)
         seen, todo = set(), [i]
         while todo:
             k = todo.pop()
             if k in seen:
                 continue
             seen.add(k)
-            if k != i and (MB_WAIT.match(opcodes[k]) or start <= k <= i):
-                continue   # another try, or back to this one
+            if k != i and MB_WAIT.match(opcodes[k]) and inside[k]:
+                continue   # another try (a lone one, in no loop, waits for nothing)
             if SHARED_LOAD.match(opcodes[k]):
                 return True
             guard = PTX_GUARD.match(instructions[k])
@@ -2029,18 +2031,25 @@ def _other_reads(instructions: list[str], opcodes: list[str], scopes: list[int])
         heads.append(head)
         for r in written:
             writers.setdefault(r, []).append(i)
-    wanted = set().union(*(_address_names(opcodes[i], scopes[i]) for i in copies))
-    found, todo = set(wanted), list(wanted)
-    while todo:
-        for i in writers.pop(todo.pop(), ()):
-            if heads[i].startswith(("ld", "atom")) and not OWN_LOAD.match(opcodes[i]):
-                return out   # a pointer loaded from shared or global memory
-            for r in reads[i]:
-                if r not in found:
-                    found.add(r)
-                    todo.append(r)
-    arrays = {r for r in found if PTX_NAME.fullmatch(r)}
-    if not arrays:
+    def back(instructions_at: list[int]) -> set[str] | None:
+        """The arrays the addresses of those instructions are computed from; None where one
+        comes from something loaded from shared or global memory."""
+        wanted = set().union(*(_address_names(opcodes[i], scopes[i]) for i in instructions_at))
+        found, todo, left = set(wanted), list(wanted), {r: list(w) for r, w in writers.items()}
+        while todo:
+            for i in left.pop(todo.pop(), ()):
+                if heads[i].startswith(("ld", "atom")) and not OWN_LOAD.match(opcodes[i]):
+                    return None
+                for r in reads[i]:
+                    if r not in found:
+                        found.add(r)
+                        todo.append(r)
+        return {r for r in found if PTX_NAME.fullmatch(r)}
+    arrays = back(copies)
+    # no array, or one an mbarrier's address is computed from too (a buffer reached from the
+    # barriers' address): which array a read is of, the check cannot say
+    barriers = back([i for i, op in enumerate(opcodes) if op.startswith("mbarrier.")])
+    if not arrays or barriers is None or arrays & barriers:
         return out
 
     def names(body: str) -> set[str]:
@@ -2065,18 +2074,21 @@ def _other_reads(instructions: list[str], opcodes: list[str], scopes: list[int])
 
 
 # what orders the reads of the threads it waits for before what a thread does after it: a
-# warp's or a block's barrier, of any count (a named barrier of the compute warps too)
-THREAD_SYNC = re.compile(r"bar\.warp\.sync\b|(?:bar|barrier)(?:\.cta)?\.(?:sync|red)\b"
+# barrier of the whole warp, or a block's of any count (a named barrier of the compute warps)
+THREAD_SYNC = re.compile(r"bar\.warp\.sync\s+(?:-1|0[xX][fF]{8}|4294967295)$"   # all 32 lanes
+                         r"|(?:bar|barrier)(?:\.cta)?\.(?:sync|red)\b"
                          r"|barrier(?:\.cta)?(?:\.aligned)?\s")
 
 
 def _partial_release(instructions: list[str], opcodes: list[str], flow: "_Flow",
-                     scopes: list[int], other: bytearray) -> bool:
+                     scopes: list[int], other: bytearray, varying: set[str],
+                     split: bytearray) -> bool:
     """Whether some of the threads that read a buffer may skip the release that hands it back
     while nothing orders their reads before the others' arrival: a path goes from a shared
     read (not ``other``'s) through no barrier (:data:`THREAD_SYNC`) to an mbarrier arrival
-    (not the producer's expect_tx) that a value that differs between the threads guards, or
-    to a branch on such a value that jumps over one (``if (lane == 0) arrive``). Linear."""
+    (not the producer's expect_tx) that a value that differs between the threads guards or
+    addresses (lane 0 on the release, the others on a barrier nobody waits for), or to a
+    branch on such a value that jumps over one (``if (lane == 0) arrive``). Linear."""
     arrivals = [i for i, op in enumerate(opcodes) if flow.issued[i] and MB_ARRIVE.match(op)
                 and not EXPECT.match(op)]
     if not arrivals:
@@ -2084,12 +2096,11 @@ def _partial_release(instructions: list[str], opcodes: list[str], flow: "_Flow",
     syncs = [i for i, op in enumerate(opcodes) if THREAD_SYNC.match(op)]
     unsynced = flow.reach([i for i, op in enumerate(opcodes) if flow.issued[i] and not other[i]
                            and SHARED_READ.match(op)], inclusive=False, stops=syncs)
-    varying = _varying(instructions, opcodes, flow, scopes)
 
     def guard(i: int) -> bool:
         g = PTX_GUARD.match(instructions[i])
         return bool(g and _register(g[2], scopes[i]) in varying)
-    if any(unsynced[a] and guard(a) for a in arrivals):
+    if any(unsynced[a] and (guard(a) or split[a]) for a in arrivals):
         return True
     # a branch on such a value that jumps over an arrival, reached from a read it does not
     # jump over too (``if (tid < TILE / 4) { wait; read; arrive; }`` skips all or nothing):
@@ -2203,18 +2214,37 @@ def _wait_all_then_copy(opcodes: list[str], flow: "_Flow", loops: bytearray) -> 
     return waits if any(then[i] for i in running(SHARED_LOAD)) else []
 
 
+def _named_by_waits(opcodes: list[str], waits: list[int]) -> set[str]:
+    """What the mbarrier waits at ``waits`` name: their tokens (bar.wait(bar.arrive())) and
+    their barriers' addresses (a wait by parity)."""
+    named = set()
+    for i in waits:
+        named.update(PTX_OPERANDS.findall(opcodes[i].split(None, 1)[-1]))
+        named.update(re.sub(r"\s+", "", a) for a in PTX_ADDRESS.findall(opcodes[i]))
+    return named
+
+
+def _names_one(op: str, named: set[str]) -> bool:
+    """Whether an arrival's token or barrier address is among ``named``
+    (:func:`_named_by_waits`)."""
+    token = PTX_OPERAND.match(op)
+    return bool(token and token[1] in named or any(
+        re.sub(r"\s+", "", a) in named for a in PTX_ADDRESS.findall(op)))
+
+
 def _unordered_refill(opcodes: list[str], flow: _Flow, loops: bytearray,
-                      barriers: list[int], other: bytearray) -> bool:
+                      barriers: list[int], other: bytearray, split: bytearray) -> bool:
     """Whether, round the ``loops``, control can go from a shared-memory read to a copy into
     shared memory (cp.async of any kind) through no barrier (one of ``barriers``): that copy
     may refill the buffer while a slow warp still reads it. An mbarrier wait among them (a
     cuda::barrier's ``arrive_and_wait``) orders the reads only past an arrival after them: a
-    thread that arrived before computing and waits after orders none of its reads. A read of
-    an array no copy fills (``other``: :func:`_other_reads`) is no buffer's."""
+    thread that arrived before computing and waits after orders none of its reads, nor does
+    one on a barrier chosen by the thread (``split``). A read of an array no copy fills
+    (``other``: :func:`_other_reads`) is no buffer's."""
     def running(pattern: re.Pattern) -> list[int]:
         return _in_loop(opcodes, flow, loops, pattern)
     block = [i for i in barriers if not MB_WAIT.match(opcodes[i])]
-    arrivals = running(MB_ARRIVE)
+    arrivals = [i for i in running(MB_ARRIVE) if not split[i]]
     before = flow.reach([i for i in running(SHARED_READ) if not other[i]], inclusive=False,
                         stops=block + arrivals, within=loops)
     after = flow.reach([i for i in arrivals if before[i]], inclusive=False, stops=barriers,
@@ -2366,6 +2396,17 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     other = _other_reads(instructions, opcodes, scopes)   # reads of no copy's array
     by_name = {step.name: step for step in steps}
     flow = _Flow(instructions)
+    # what differs between the threads (an arrival's barrier among them): where one arrives
+    varying = _varying(instructions, opcodes, flow, scopes) if any(
+        MB_ARRIVE.match(op) for op in opcodes) else set()
+    # arrivals whose barrier differs between the threads (through data: an address computed
+    # under a branch on the thread's id is the same for the threads that compute it): they
+    # order nothing for the others
+    chosen = _spread(instructions, opcodes, lambda head, body: bool(
+        VARYING_SOURCE.search(body) or VARYING_RESULT.match(head)), scopes=scopes) if any(
+        MB_ARRIVE.match(op) for op in opcodes) else set()
+    split = bytearray(bool(MB_ARRIVE.match(op) and _address_names(op, scopes[i]) & chosen)
+                      for i, op in enumerate(opcodes))
     looped = _retry_loops(instructions, opcodes, flow)   # the mbarrier waits that wait
     placed: dict[str, list[int]] = {}
     around: dict[str, bytearray] = {}
@@ -2424,11 +2465,13 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
             found = [] if any(reached[i] for i in stops) else [i for i in anywhere if reached[i]]
         else:
             found = anywhere
-        if found and not (step.refill and _unordered_refill(opcodes, flow, loops, found, other)):
+        if found and not (step.refill and _unordered_refill(opcodes, flow, loops, found, other,
+                                                            split)):
             block = [i for i in found if not MB_WAIT.match(opcodes[i])]
             # the summary names what orders the refill: a block barrier, or only an mbarrier
             placed[step.name] = (found if not step.refill or block and not _unordered_refill(
-                opcodes, flow, loops, block, other) else [i for i in found if i not in block])
+                opcodes, flow, loops, block, other, split) else [i for i in found
+                                                                 if i not in block])
             continue
         if step.after and not any(end and not flow.successors[i] for i, end in
                                   enumerate(flow.reach(placed[step.after], inclusive=True))):
@@ -2441,10 +2484,11 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         raise ExerciseError(step.missing + (
             f" (The PTX lists {opcodes[dead[0]].split()[0]}, but no path from the kernel's entry "
             "runs it: a branch jumps over it, or its predicate is always false.)" if dead else ""))
-    if _unordered_store(instructions, opcodes, flow, counted, looped, scopes,
+    if _unordered_store(instructions, opcodes, flow, counted, looped, scopes, split,
                         by_array="barrier" not in by_name):
         raise ExerciseError(_UNORDERED_STORE)
-    if "release" in by_name and _partial_release(instructions, opcodes, flow, scopes, other):
+    if "release" in by_name and _partial_release(instructions, opcodes, flow, scopes, other,
+                                                 varying, split):
         raise ExerciseError(_PARTIAL_RELEASE)
     # what each step found, a block barrier first where one is among them (the summary says
     # "a block barrier" only where there is one)
@@ -2477,7 +2521,7 @@ MAX_BARRIER_ARRAYS = 8   # shared arrays the mbarrier waits name, at most, that 
 
 def _unordered_store(instructions: list[str], opcodes: list[str], flow: _Flow,
                      counted: list[bool], looped: bytearray, scopes: list[int],
-                     by_array: bool = False) -> bool:
+                     split: bytearray, by_array: bool = False) -> bool:
     """Whether a path goes from a shared-memory store through an mbarrier wait (a
     cuda::barrier's, standing for the block barrier) to a shared-memory read, through no block
     barrier (one that counts the block: ``counted``) and no arrival that a wait names: what
@@ -2490,20 +2534,16 @@ def _unordered_store(instructions: list[str], opcodes: list[str], flow: _Flow,
     # an arrival counts where a wait that waits (``looped``: in its retry loop, and run) names
     # what it names: its token (bar.wait(bar.arrive())) or its barrier's address (a wait by
     # parity); not a dummy barrier's, nor one a single test or dead code names
-    named = set()
-    for i, op in enumerate(opcodes):
-        if MB_WAIT.match(op) and looped[i] and flow.issued[i]:
-            named.update(PTX_OPERANDS.findall(op.split(None, 1)[-1]))
-            named.update(re.sub(r"\s+", "", a) for a in PTX_ADDRESS.findall(op))
+    named = _named_by_waits(opcodes, [i for i, op in enumerate(opcodes)
+                                      if MB_WAIT.match(op) and looped[i] and flow.issued[i]])
     if not named:   # no mbarrier wait: the barrier steps order the stores
         return False
 
     def released(op: str) -> bool:
-        token = PTX_OPERAND.match(op)
-        return bool(token and token[1] in named or any(
-            re.sub(r"\s+", "", a) in named for a in PTX_ADDRESS.findall(op)))
+        return _names_one(op, named)
     stops = {i for i, op in enumerate(opcodes) if flow.issued[i] and (
-        BLOCK_BAR.match(op) and counted[i] or MB_ARRIVE.match(op) and released(op))}
+        BLOCK_BAR.match(op) and counted[i] or MB_ARRIVE.match(op) and released(op)
+        and not split[i])}   # (an arrival on a barrier the thread chooses orders nothing)
 
     def unordered() -> bool:
         seen = bytearray(2 * flow.size)
@@ -2534,7 +2574,7 @@ def _unordered_store(instructions: list[str], opcodes: list[str], flow: _Flow,
     waits = [i for i, op in enumerate(opcodes) if MB_WAIT.match(op) and looped[i]
              and flow.issued[i]]
     arrivals = [i for i, op in enumerate(opcodes) if MB_ARRIVE.match(op) and flow.issued[i]
-                and i not in stops]
+                and i not in stops and not split[i]]
 
     def registers(i: int) -> set[str]:
         address = PTX_ADDRESS.search(opcodes[i])

@@ -218,11 +218,11 @@ ANSWERS.update({
     "async_halo/wait_prior_1_one_batch.cu": everywhere("or not for all of them"),
     "async_halo/wait_group_1_in_asm.cu": everywhere("or not for all of them"),
     "async_halo/ok_syncthreads_or.cu": RIGHT,
-    # one cuda::barrier per warp (init 32): wrong, and the static check cannot count its
-    # threads, so the verdict does not claim a block barrier; the GPU run should catch it
-    # (GPU: confirmed)
-    "async_halo/per_warp_cuda_barrier.cu": (COMPILES, "then an mbarrier wait (its thread count "
-                                            "is not checked)", NOT_YET, "wrong outputs"),
+    # one cuda::barrier per warp (init 32): wrong (wrong outputs on the H200); refused from
+    # the PTX since 2026-12-02: each warp arrives on a barrier of its own (an address that
+    # differs between the threads), which orders nothing for the other warps
+    "async_halo/per_warp_cuda_barrier.cu": everywhere(
+        "a store to shared memory reaches a read of shared memory through an mbarrier wait"),
     # F6: the bulk copy's init barrier, refill barrier, fence state space, try_wait loop
     "bulk/no_barrier_after_init.cu": everywhere("no block barrier after the init and"),
     "bulk/missing_refill_barrier.cu": everywhere(
@@ -789,10 +789,11 @@ ANSWERS.update({
 # 3 stages), and four the runs catch. On the H200 (2026-12-02), with the new configurations:
 # async_halo's five new answers and the bulk answers up to only_thread_0_waits.cu (54 in all)
 # as filed, then 14 more (the wrong ones the runs catch, 7 new right ones). Not run with them,
-# predicted: five new right double buffers (barrier_inside_the_issue_helper, do_while_tile_loop,
-# noinline_compute_helper, syncthreads_count_sanity_check, while_true_round_counter), three
-# warp-specialised (explicit_acquire_release_semantics, test_wait_loops_and_arrive_state,
-# try_wait_with_suspend_time_hint), and the older double-buffer and warp-specialised answers.
+# predicted: four new right double buffers (barrier_inside_the_issue_helper,
+# noinline_compute_helper, syncthreads_count_sanity_check, while_true_round_counter), two
+# warp-specialised (test_wait_loops_and_arrive_state, try_wait_with_suspend_time_hint), and
+# the older double-buffer and warp-specialised answers (do_while_tile_loop and
+# explicit_acquire_release_semantics PASSED in a later run).
 ANSWERS.update({
     "async_halo/ok_cuda_barrier_idle_threads_leave_after_arriving.cu": RIGHT,
     "async_halo/ok_lambda_copy_and_template_helper.cu": RIGHT,
@@ -857,7 +858,8 @@ ANSWERS.update({
 # follow that the skip needs an earlier success), each thread's release right after its last
 # read (a thread-varying branch round an arrival, though each thread makes one), a first-round
 # flag round a cuda::barrier's wait, cooperative_groups (not offered). A ballot of no lane (a
-# way out when any lane has seen the phase) is refused. Not run on a GPU: predicted verdicts.
+# way out when any lane has seen the phase) is refused. On the H200 (2026-12-02): the 13 right
+# ones that pass, PASSED.
 ANSWERS.update({
     "double_buffer/ok_cuda_barrier_split_arrive_wait_refill.cu": RIGHT,
     WS + "ok_any_not_done_wait_loop.cu": BULK_RIGHT,
@@ -886,4 +888,36 @@ ANSWERS.update({
         everywhere(REFILL),
     WS + "ballot_none_done_wait_loop.cu": everywhere(
         "the compute warps read a buffer before waiting for its fill"),
+})
+
+# The nineteenth red team's wrong answers against the eighteenth's rules, refused now: a
+# timer checked at the retry loop's head, before its try (the head is walked too), one last
+# lone try after a capped loop (a try in no loop waits for nothing), lane 0's release chosen by
+# elect.sync or after a __syncwarp() of its own lane only (a warp's barrier counts with all 32
+# lanes), every lane arriving but lane 0 on the release and the others on a barrier nobody
+# waits for (an arrival whose barrier differs between the threads orders nothing for the
+# others: the refill and store rules too), a buffer reached from the barriers' address (which
+# array a read is of, the check then does not say). Left to the runs (wrong outputs on the
+# H200): a refill wait on an arrival before the compute beside an arrival after it on a
+# barrier nobody waits for. Known limit, right and refused: a release guarded by threadIdx.x < CONV_THREADS, always
+# true where it runs.
+ANSWERS.update({
+    WS + "timeout_exit_at_the_loop_head.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
+    "bulk/hang_report_then_read_on.cu": everywhere("it never waits on the barrier"),
+    WS + "elect_sync_release_without_syncwarp.cu": everywhere(
+        "a thread that has read a buffer may skip the arrival that releases it"),
+    WS + "syncwarp_of_its_own_lane_then_lane0_release.cu": everywhere(
+        "a thread that has read a buffer may skip the arrival that releases it"),
+    WS + "release_by_lane0_others_arrive_on_a_sink.cu": everywhere(
+        "a thread that has read a buffer may skip the arrival that releases it"),
+    WS + "lane0_release_buffer_reached_through_full.cu": everywhere(
+        "a thread that has read a buffer may skip the arrival that releases it"),
+    "bulk/arrival_by_lane0_others_on_a_sink.cu": everywhere(
+        "a store to shared memory reaches a read of shared memory through an mbarrier wait"),
+    "double_buffer/refill_barrier_lane0_arrives_others_on_a_sink.cu": everywhere(REFILL),
+    "double_buffer/refill_waits_on_an_early_arrival_dummy_arrival_after_the_reads.cu":
+        on_the_gpu("wrong outputs"),
+    WS + "ok_redundant_compute_thread_guard_on_the_release_refused.cu": everywhere(
+        "a thread that has read a buffer may skip the arrival that releases it"),
 })
