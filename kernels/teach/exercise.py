@@ -1157,9 +1157,33 @@ PTX_GUARD = re.compile(r"@(!?)(%?[\w$]+)\s*")
 PTX_VOTE = re.compile(r"vote(?:\.sync)?\.(all|any|ballot)\.(?:pred|b32)\s+(%\w+),\s*(!?%\w+)"
                       r"\s*(?:,|$)|bar(?:rier)?(?:\.cta)?\.red\.(and|or)\.pred\s+(%\w+),"
                       r"(?:\s*\w+\s*,){1,2}\s*(!?%\w+)$")
-# a ballot compared with every lane's bit: __ballot_sync(~0u, done) != ~0u
-PTX_ALL_LANES = re.compile(r"setp\.(eq|ne)\.[bsu]32\s+(%\w+)\s*,\s*(%\w+)\s*,\s*"
-                           r"(?:-1|0[xX][fF]{8}|4294967295)$")
+# what a vote's result is compared with: __ballot_sync(~0u, done) != ~0u,
+# __popc(__ballot_sync(~0u, done)) < 32, __reduce_and_sync(~0u, done) == 0
+PTX_RANGE_SETP = re.compile(r"setp\.(eq|ne|lt|le|gt|ge|lo|ls|hi|hs)\.([bsu])32\s+(%\w+)\s*,"
+                            r"\s*(%\w+)\s*,\s*(-?(?:0[xX][0-9a-fA-F]+|\d+))$")
+PTX_POPC = re.compile(r"popc\.b32\s+(%\w+)\s*,\s*(%\w+)$")
+PTX_NOT = re.compile(r"not\.b32\s+(%\w+)\s*,\s*(%\w+)$")
+PTX_REDUX = re.compile(r"redux\.sync\.(and|or|min|max)\.[bsu]32\s+(%\w+)\s*,\s*(%\w+)\s*,")
+ALL_ONES = 0xFFFFFFFF
+LACKING = (-1, -1)   # a 32-bit value with one bit 0 (a ballot without this lane): not ~0u
+
+
+def _compared(test: str, kind: str, span: tuple[int, int], k: int) -> bool | None:
+    """setp's ``test`` of a 32-bit value known only to lie in ``span`` (unsigned bounds, or
+    :data:`LACKING`) against ``k``, where the span decides it."""
+    k &= ALL_ONES
+    if span == LACKING:
+        return {"eq": False, "ne": True}.get(test) if k == ALL_ONES else None
+    lo, hi = span
+    test = {"lo": "lt", "ls": "le", "hi": "gt", "hs": "ge"}.get(test, test)
+    if kind == "s" and test not in ("eq", "ne") and (hi >= 1 << 31 or k >= 1 << 31):
+        return None   # signed order: only where both are positive
+    if test in ("eq", "ne"):
+        same = True if lo == hi == k else False if k < lo or k > hi else None
+        return same if same is None or test == "eq" else not same
+    sure = {"lt": (hi < k, lo >= k), "le": (hi <= k, lo > k), "gt": (lo > k, hi <= k),
+            "ge": (lo >= k, hi < k)}[test]
+    return True if sure[0] else False if sure[1] else None
 PTX_SELP = re.compile(r"selp\.\w+\s+([%\w$]+)\s*,\s*([^,]+?)\s*,\s*([^,]+?)\s*,\s*(!?[%\w$]+)$")
 
 
@@ -1610,7 +1634,7 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
         # a test of the result that goes back to the learner's loop round it
         reach = min(i + 2 * RETRY_LOOP, len(opcodes) - 1)
         known: dict = {result[1]: False}
-        lacking: set[str] = set()   # ballots without this thread's bit
+        spans: dict[str, tuple[int, int]] = {}   # votes' results known only within bounds
         for j in range(i + 1, reach + 1):
             address = PTX_ADDRESS.search(opcodes[j])
             operands = PTX_OPERANDS.findall(PTX_ADDRESS.sub(" ", opcodes[j]))
@@ -1635,15 +1659,40 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
                 mine = known.get(voted.lstrip("!"))
                 mine = (not mine if voted[0] == "!" else mine) if isinstance(mine, bool) else None
                 known.pop(result, None)
-                lacking.discard(result)
+                spans.pop(result, None)
                 if mine is False and kind in ("all", "and"):   # false here, false for all
                     known[result] = False
                 elif mine is True and kind in ("any", "or"):   # true here, true for one
                     known[result] = True
-                elif mine is False and kind == "ballot":       # this lane's bit is 0
-                    lacking.add(result)
-            elif (m := PTX_ALL_LANES.match(opcodes[j])) and m[3] in lacking:
-                known[m[2]] = m[1] == "ne"
+                elif kind == "ballot" and mine is not None:    # this lane's bit: 0, or 1
+                    spans[result] = (1, ALL_ONES) if mine else LACKING
+            elif (m := PTX_RANGE_SETP.match(opcodes[j])) and m[4] in spans:
+                said = _compared(m[1], m[2], spans[m[4]], int(m[5], 0))
+                spans.pop(m[3], None)
+                if said is None:
+                    known.pop(m[3], None)
+                else:
+                    known[m[3]] = said
+            elif (m := PTX_POPC.match(opcodes[j]) or PTX_NOT.match(opcodes[j])) and (
+                    m[2] in spans):
+                span = spans.pop(m[2]) if m[1] == m[2] else spans[m[2]]
+                known.pop(m[1], None)
+                if opcodes[j].startswith("popc"):   # a bit 0: at most 31 set; a bit 1: one
+                    new = (0, 31) if span == LACKING else (1, 32) if span[0] >= 1 else None
+                else:                               # ~x is 0 only where x is ~0u
+                    new = (1, ALL_ONES) if span == LACKING else LACKING if span[0] >= 1 else None
+                if new is None:
+                    spans.pop(m[1], None)
+                else:
+                    spans[m[1]] = new
+            elif m := PTX_REDUX.match(opcodes[j]):   # __reduce_and_sync and the like
+                mine = known.get(m[3])
+                known.pop(m[2], None)
+                spans.pop(m[2], None)
+                if mine == 0 and m[1] in ("and", "min"):
+                    known[m[2]] = 0
+                elif isinstance(mine, int) and mine >= 1 and m[1] in ("or", "max"):
+                    spans[m[2]] = (1, ALL_ONES)
             elif m := PTX_SELP.match(opcodes[j]):
                 chosen = known.get(m[4])
                 value = None if chosen is None else _immediate(m[2] if chosen else m[3], known)
@@ -1653,8 +1702,9 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
                     known[m[1]] = value
             else:
                 _assign(opcodes[j], True, known)
-                if lacking and (written := PTX_DESTINATION.match(opcodes[j])):
-                    lacking.difference_update(re.findall(r"[\w$%]+", written[1]))
+                if spans and (written := PTX_DESTINATION.match(opcodes[j])):
+                    for register in re.findall(r"[\w$%]+", written[1]):
+                        spans.pop(register, None)
         for k in range(start, i):   # the loop's head, before its try: computed afresh
             _assign(opcodes[k], False, known)
         seen, todo = set(), [i]
@@ -2121,6 +2171,44 @@ def _partial_release(instructions: list[str], opcodes: list[str], flow: "_Flow",
 MAX_SKIPS = 64   # branches round a release that _partial_release follows back, at most
 
 
+def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
+                     scopes: list[int], varying: set[str], split: bytearray) -> None:
+    """Mark in ``split`` the arrivals whose barrier is chosen by control flow: an address
+    computed from a register that one side of a branch on a thread-varying value writes and
+    the other side does not, both joining before the arrival (``if (lane == 0) t = &empty[s];
+    else t = &sink[s];`` then one arrive(t)). Bounded: one walk back for each arrival's address
+    (at most :data:`MAX_ARRIVALS` of them), and for each register on the way with 2 to 8
+    writers, one look at each such branch."""
+    arrivals = [a for a, op in enumerate(opcodes) if MB_ARRIVE.match(op) and not split[a]]
+    if len(arrivals) > MAX_ARRIVALS:
+        raise _too_large(f"{len(arrivals)} mbarrier arrivals, more than the {MAX_ARRIVALS} "
+                         "it reads")
+    writers: dict[str, list[int]] = {}
+    for i, (out, *_) in enumerate(_dataflow(instructions, opcodes, scopes=scopes)):
+        for r in out:
+            writers.setdefault(r, []).append(i)
+    branches = []
+    for b, op in enumerate(opcodes):
+        g = PTX_GUARD.match(instructions[b])
+        if PTX_BRANCH.match(op) and g and _register(g[2], scopes[b]) in varying:
+            branches += [(b, t) for t in flow.successors[b] if t > b + 1]
+    if not branches:
+        return
+    apart: dict[str, list[tuple[int, int]]] = {}   # a register's branches that split its writers
+    for a in arrivals:
+        for r in _origins(instructions, opcodes, _address_names(opcodes[a], scopes[a]), scopes):
+            if r not in apart:
+                w = writers.get(r, ())
+                apart[r] = [(b, t) for b, t in branches if any(b < x < t for x in w) and any(
+                    not b < x < t for x in w)] if 2 <= len(w) <= 8 else []
+            if any(not b < a < t for b, t in apart[r]):
+                split[a] = 1
+                break
+
+
+MAX_ARRIVALS = 256   # mbarrier arrivals whose barrier _joined_barriers follows back, at most
+
+
 _PARTIAL_RELEASE = (
     "a thread that has read a buffer may skip the arrival that releases it, with nothing to "
     "order its reads before the arrivals of the others (in the PTX, a path goes from an "
@@ -2407,6 +2495,8 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         MB_ARRIVE.match(op) for op in opcodes) else set()
     split = bytearray(bool(MB_ARRIVE.match(op) and _address_names(op, scopes[i]) & chosen)
                       for i, op in enumerate(opcodes))
+    if any(MB_ARRIVE.match(op) for op in opcodes):
+        _joined_barriers(instructions, opcodes, flow, scopes, varying, split)
     looped = _retry_loops(instructions, opcodes, flow)   # the mbarrier waits that wait
     placed: dict[str, list[int]] = {}
     around: dict[str, bytearray] = {}

@@ -128,6 +128,8 @@ TOO_LARGE = table(
     R("its functions take too long to follow", "함수를 따라가는 데 너무 오래 걸립니다"),
     R("{n:d} mbarrier waits, more than the {m:d} it reads",
       "mbarrier 대기가 {n}개로, 검사가 읽는 {m}개를 넘습니다"),
+    R("{n:d} mbarrier arrivals, more than the {m:d} it reads",
+      "mbarrier 도착이 {n}개로, 검사가 읽는 {m}개를 넘습니다"),
     R("{n:g} MiB", "{n} MiB"),
 )
 

@@ -921,3 +921,31 @@ ANSWERS.update({
     WS + "ok_redundant_compute_thread_guard_on_the_release_refused.cu": everywhere(
         "a thread that has read a buffer may skip the arrival that releases it"),
 })
+
+# The twentieth red team (2026-12-02). Right, accepted now: a warp's vote round its waits in
+# other shapes (a ballot of "not yet" against 0, the count of a ballot below 32,
+# __reduce_and_sync), its result known within bounds (this lane's bit 0 or 1, at most 31 set,
+# 0 for an and). Wrong, refused now: lane 0 releasing its warp's buffer and the others a sink
+# barrier, the barrier chosen on the two sides of a branch on the lane (through helpers, or
+# in inline asm) and one arrival after the join. Known limits, right and refused: a loop
+# round __syncthreads_count(done) (a count the check does not bound), an empty barrier per
+# stage and warp (the init lines changed outside FILL IN: an arrival whose barrier differs
+# between the threads counts for none). Too large: 300 arrivals (it reads 256). The right
+# ones' GPU verdicts are predicted (no device time left).
+ANSWERS.update({
+    "bulk/ok_ballot_of_not_done_wait_loop.cu": BULK_RIGHT,
+    WS + "ok_ballot_of_not_done_wait_loop.cu": BULK_RIGHT,
+    WS + "ok_popc_of_ballot_below_32_wait_loop.cu": BULK_RIGHT,
+    WS + "ok_reduce_and_sync_wait_loop.cu": BULK_RIGHT,
+    WS + "popc_of_ballot_below_1_wait_loop.cu": everywhere(
+        "the compute warps read a buffer before waiting for its fill"),
+    WS + "lane0_release_sink_chosen_by_noinline_helpers.cu": everywhere(
+        "a thread that has read a buffer may skip the arrival that releases it"),
+    WS + "lane0_release_sink_chosen_in_asm.cu": everywhere(
+        "a thread that has read a buffer may skip the arrival that releases it"),
+    "bulk/ok_syncthreads_count_wait_loop_refused.cu": everywhere("it never waits on the barrier"),
+    WS + "ok_per_warp_empty_barriers_refused.cu": everywhere(
+        "a thread that has read a buffer may skip the arrival that releases it"),
+    "async_halo/unread_arrivals_300.cu": everywhere(
+        "300 mbarrier arrivals, more than the 256 it reads"),
+})
