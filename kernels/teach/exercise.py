@@ -2183,10 +2183,6 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
     if len(arrivals) > MAX_ARRIVALS:
         raise _too_large(f"{len(arrivals)} mbarrier arrivals, more than the {MAX_ARRIVALS} "
                          "it reads")
-    writers: dict[str, list[int]] = {}
-    for i, (out, *_) in enumerate(_dataflow(instructions, opcodes, scopes=scopes)):
-        for r in out:
-            writers.setdefault(r, []).append(i)
     branches = []
     for b, op in enumerate(opcodes):
         g = PTX_GUARD.match(instructions[b])
@@ -2194,9 +2190,25 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
             branches += [(b, t) for t in flow.successors[b] if t > b + 1]
     if not branches:
         return
+    writers: dict[str, list[int]] = {}
+    reads = []
+    for i, (out, sources, *_) in enumerate(_dataflow(instructions, opcodes, scopes=scopes)):
+        reads.append(sources)
+        for r in out:
+            writers.setdefault(r, []).append(i)
+
+    def origins(wanted: set[str]) -> set[str]:   # _origins' walk, on the maps made once
+        found, todo = set(wanted), list(wanted)
+        while todo:
+            for i in writers.get(todo.pop(), ()):
+                for r in reads[i]:
+                    if r not in found:
+                        found.add(r)
+                        todo.append(r)
+        return found
     apart: dict[str, list[tuple[int, int]]] = {}   # a register's branches that split its writers
     for a in arrivals:
-        for r in _origins(instructions, opcodes, _address_names(opcodes[a], scopes[a]), scopes):
+        for r in origins(_address_names(opcodes[a], scopes[a])):
             if r not in apart:
                 w = writers.get(r, ())
                 apart[r] = [(b, t) for b, t in branches if any(b < x < t for x in w) and any(
@@ -2206,7 +2218,7 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
                 break
 
 
-MAX_ARRIVALS = 256   # mbarrier arrivals whose barrier _joined_barriers follows back, at most
+MAX_ARRIVALS = 64   # mbarrier arrivals whose barrier _joined_barriers follows back, at most
 
 
 _PARTIAL_RELEASE = (

@@ -930,7 +930,7 @@ ANSWERS.update({
 # in inline asm) and one arrival after the join. Known limits, right and refused: a loop
 # round __syncthreads_count(done) (a count the check does not bound), an empty barrier per
 # stage and warp (the init lines changed outside FILL IN: an arrival whose barrier differs
-# between the threads counts for none). Too large: 300 arrivals (it reads 256). The right
+# between the threads counts for none). Too large: 300 arrivals (it reads 64). The right
 # ones' GPU verdicts are predicted (no device time left).
 ANSWERS.update({
     "bulk/ok_ballot_of_not_done_wait_loop.cu": BULK_RIGHT,
@@ -947,5 +947,5 @@ ANSWERS.update({
     WS + "ok_per_warp_empty_barriers_refused.cu": everywhere(
         "a thread that has read a buffer may skip the arrival that releases it"),
     "async_halo/unread_arrivals_300.cu": everywhere(
-        "300 mbarrier arrivals, more than the 256 it reads"),
+        "300 mbarrier arrivals, more than the 64 it reads"),
 })
