@@ -2221,6 +2221,116 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
 MAX_ARRIVALS = 64   # mbarrier arrivals whose barrier _joined_barriers follows back, at most
 
 
+def _post_dominators(flow: "_Flow") -> list[int]:
+    """Each instruction's immediate post-dominator (the first instruction every path from it
+    to the kernel's end passes): ``flow.size`` stands for the end, -1 for an instruction from
+    which no path ends. Cooper, Harvey and Kennedy's iteration over the reversed flow."""
+    n = flow.size
+    succ = [list(flow.successors[i]) or [n] for i in range(n)]
+    preds: list[list[int]] = [[] for _ in range(n + 1)]
+    for i in range(n):
+        for j in succ[i]:
+            preds[j].append(i)
+    order, seen, stack = [], bytearray(n + 1), [(n, 0)]   # postorder of the reversed flow
+    seen[n] = 1
+    while stack:
+        v, k = stack.pop()
+        if k < len(preds[v]):
+            stack.append((v, k + 1))
+            w = preds[v][k]
+            if not seen[w]:
+                seen[w] = 1
+                stack.append((w, 0))
+        else:
+            order.append(v)
+    number = {v: k for k, v in enumerate(order)}
+    ipdom = [-1] * (n + 1)
+    ipdom[n] = n
+
+    def meet(a: int, b: int) -> int:
+        while a != b:
+            while number[a] < number[b]:
+                a = ipdom[a]
+            while number[b] < number[a]:
+                b = ipdom[b]
+        return a
+    changed = True
+    while changed:
+        changed = False
+        for v in reversed(order[:-1]):
+            done = [w for w in succ[v] if ipdom[w] != -1]
+            if not done:
+                continue
+            new = done[0]
+            for w in done[1:]:
+                new = meet(w, new)
+            if ipdom[v] != new:
+                ipdom[v] = new
+                changed = True
+    return ipdom[:n]
+
+
+MAX_DECIDED = 2_000_000   # steps of _decided's walks, at most (more: nothing is said decided)
+
+
+def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes: list[int],
+             varying: set[str]) -> bytearray | None:
+    """The instructions that some threads may run and others not: control dependent on a
+    branch on a thread-varying value, or on a branch that is itself (a branch's successor up
+    the post-dominator tree to the branch's own post-dominator). None past MAX_DECIDED steps."""
+    ipdom = _post_dominators(flow)
+    n = flow.size
+    out = bytearray(n)
+
+    def guarded(i: int) -> bool:
+        g = PTX_GUARD.match(instructions[i])
+        return bool(g and _register(g[2], scopes[i]) in varying)
+    work = [b for b, op in enumerate(opcodes) if PTX_BRANCH.match(op) and guarded(b)]
+    pushed = set(work)
+    steps = 0
+    while work:
+        b = work.pop()
+        for s in flow.successors[b]:
+            runner = s
+            while 0 <= runner < n and runner != ipdom[b]:
+                steps += 1
+                if steps > MAX_DECIDED:
+                    return None
+                out[runner] = 1
+                if runner not in pushed and PTX_BRANCH.match(opcodes[runner]) and \
+                        PTX_GUARD.match(instructions[runner]):
+                    pushed.add(runner)
+                    work.append(runner)
+                runner = ipdom[runner]
+    return out
+
+
+def _copied_by_all(instructions: list[str], opcodes: list[str], flow: "_Flow",
+                   scopes: list[int], varying: set[str]) -> bool:
+    """Whether every thread makes one copy into the same shared cells: a copy into shared
+    memory (cp.async of any kind) that runs, to an address computed from nothing that differs
+    between the threads (:func:`_varying`), with no such guard, that no branch on such a value
+    decides (:func:`_decided`): ``for (int j = 0; j < CONV_BUF; ++j)`` with no threadIdx.x
+    (thread 0's copy of the whole tile is decided by its branch)."""
+    def guarded(i: int) -> bool:
+        g = PTX_GUARD.match(instructions[i])
+        return bool(g and _register(g[2], scopes[i]) in varying)
+    same = [i for i, op in enumerate(opcodes) if flow.issued[i] and SHARED_COPY.match(op)
+            and not guarded(i) and not _address_names(op, scopes[i]) & varying]
+    if not same:
+        return False
+    decided = _decided(instructions, opcodes, flow, scopes, varying)
+    return decided is not None and any(not decided[c] for c in same)
+
+
+_COPIED_BY_ALL = (
+    "every thread copies the same shared cells (in the PTX, a copy into shared memory that "
+    "every thread makes, to an address computed from nothing that differs between the "
+    "threads): the tile is copied once per thread, and the threads' copies into each cell "
+    "race; give each thread its own cells (for (int j = threadIdx.x; j < CONV_BUF; j += "
+    "CONV_THREADS)), or let one thread make the copy.")
+
+
 _PARTIAL_RELEASE = (
     "a thread that has read a buffer may skip the arrival that releases it, with nothing to "
     "order its reads before the arrivals of the others (in the PTX, a path goes from an "
@@ -2497,8 +2607,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     by_name = {step.name: step for step in steps}
     flow = _Flow(instructions)
     # what differs between the threads (an arrival's barrier among them): where one arrives
-    varying = _varying(instructions, opcodes, flow, scopes) if any(
-        MB_ARRIVE.match(op) for op in opcodes) else set()
+    varying = _varying(instructions, opcodes, flow, scopes)
     # arrivals whose barrier differs between the threads (through data: an address computed
     # under a branch on the thread's id is the same for the threads that compute it): they
     # order nothing for the others
@@ -2586,6 +2695,8 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         raise ExerciseError(step.missing + (
             f" (The PTX lists {opcodes[dead[0]].split()[0]}, but no path from the kernel's entry "
             "runs it: a branch jumps over it, or its predicate is always false.)" if dead else ""))
+    if _copied_by_all(instructions, opcodes, flow, scopes, varying):
+        raise ExerciseError(_COPIED_BY_ALL)
     if _unordered_store(instructions, opcodes, flow, counted, looped, scopes, split,
                         by_array="barrier" not in by_name):
         raise ExerciseError(_UNORDERED_STORE)

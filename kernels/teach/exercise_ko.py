@@ -383,6 +383,15 @@ STEP_MESSAGES = [
       "bar.sync도 거치지 않고, 스레드마다 다른 값이 지키거나 건너뛰는 mbarrier.arrive에 이르는 "
       "경로가 있습니다). 레인 0이 워프를 대신해 도착한다면 그 전에 __syncwarp()를 호출하고, 아니면 "
       "읽는 스레드마다 읽은 뒤에 도착하게 하세요."),
+    R("every thread copies the same shared cells (in the PTX, a copy into shared memory that "
+      "every thread makes, to an address computed from nothing that differs between the "
+      "threads): the tile is copied once per thread, and the threads' copies into each cell "
+      "race; give each thread its own cells (for (int j = threadIdx.x; j < CONV_BUF; j += "
+      "CONV_THREADS)), or let one thread make the copy.",
+      "모든 스레드가 같은 공유 메모리 칸을 복사합니다(PTX에 모든 스레드가 실행하는, 스레드마다 다른 "
+      "값을 하나도 쓰지 않고 계산한 주소로의 공유 메모리 복사가 있습니다). 타일이 스레드 수만큼 "
+      "복사되고, 같은 칸으로의 복사끼리 경합합니다. 스레드마다 제 칸을 맡기거나(j를 threadIdx.x에서 "
+      "시작해 CONV_THREADS씩 늘리는 루프), 한 스레드만 복사하게 하세요."),
     R("in the tile loop it copies nothing asynchronously (in the PTX, no cp.async in the loop "
       "round the wait): the next tile's copy is the pipeline's, issue_tile(x_s[stage ^ {one:d}], "
       "x, n, next, pipe), so that it flies while this tile is computed; plain loads and stores "

@@ -950,20 +950,20 @@ ANSWERS.update({
         "300 mbarrier arrivals, more than the 64 it reads"),
 })
 
-# The twenty-first red team (2026-12-02), known limits. Wrong in what they teach, right in
-# their outputs, passed (GPU verdicts predicted): every thread copies the whole buffer
-# (Phase 1's loop without threadIdx.x: each thread's wait covers all of it, the tile is copied
-# 256 times and the copies into each cell race with equal values); lane 0 of every warp issues
-# the bulk copy (8 copies of each tile, each with its own expected bytes). A rule that refused
-# both (a copy every thread makes to the same cells) needs which threads run a copy, which the
-# check's control flow does not say where the compiler lays a thread-0 branch out as a jump
-# to the copy and a jump past it: taken out. (Every thread issuing the bulk copy is refused by
-# nothing here either; at the stress build's tile of 1024 its expected bytes pass the
-# barrier's count limit, so a run likely fails: not filed.) Right and refused: the refill
+# The twenty-first red team (2026-12-02). Wrong in what they teach, right in their outputs:
+# every thread copies the whole buffer (Phase 1's loop without threadIdx.x: each thread's
+# wait covers all of it, the tile is copied 256 times and the copies into each cell race with
+# equal values), every thread issues the bulk copy: refused now (a copy every thread makes,
+# to an address the same in all, that no branch on a thread-varying value decides: control
+# dependence, from post-dominators). A known limit, passed (GPU verdict predicted): lane 0 of
+# every warp issues the bulk copy (8 copies of each tile, each with its own expected bytes:
+# which threads a lane test leaves, the check does not count). Right and refused: the refill
 # barrier skipped in round 0 (if (tile != blockIdx.x) __syncthreads()), a path the check
 # cannot rule out.
+COPIED_BY_ALL = "every thread copies the same shared cells"
 ANSWERS.update({
-    "async_halo/every_thread_copies_the_whole_buffer_passes.cu": RIGHT,
+    "async_halo/every_thread_copies_the_whole_buffer.cu": everywhere(COPIED_BY_ALL),
+    "bulk/every_thread_issues_the_bulk_copy.cu": everywhere(COPIED_BY_ALL),
     "bulk/lane_0_of_every_warp_issues_the_bulk_copy_passes.cu": BULK_RIGHT,
     "double_buffer/ok_refill_barrier_skipped_in_round_0_refused.cu": everywhere(REFILL),
 })
