@@ -1948,20 +1948,45 @@ def _origins(instructions: list[str], opcodes: list[str], wanted: set[str],
              scopes: list[int]) -> set[str]:
     """What the registers ``wanted`` are computed from, back to the first: every register,
     slot and name (an array's) on the way; :func:`_spread` turned round. Linear."""
+    return _walk_back(_writers_and_reads(instructions, opcodes, scopes), wanted)
+
+
+def _writers_and_reads(instructions: list[str], opcodes: list[str], scopes: list[int]):
+    """For :func:`_walk_back`: the instructions that write each register or slot, what each
+    instruction reads, and each one's opcode's first word (:func:`_dataflow`)."""
     writers: dict[str, list[int]] = {}
-    reads = []
-    for i, (out, sources, *_) in enumerate(_dataflow(instructions, opcodes, scopes=scopes)):
+    reads, heads = [], []
+    for i, (out, sources, head, *_) in enumerate(_dataflow(instructions, opcodes,
+                                                           scopes=scopes)):
         reads.append(sources)
+        heads.append(head)
         for r in out:
             writers.setdefault(r, []).append(i)
+    return writers, reads, heads
+
+
+def _walk_back(maps, wanted: set[str], refused=None) -> set[str] | None:
+    """Every register, slot and name ``wanted`` is computed from (``maps``: what
+    :func:`_writers_and_reads` returns); None where a writer on the way is one that
+    ``refused(i)`` refuses. Linear."""
+    writers, reads, _ = maps
     found, todo = set(wanted), list(wanted)
     while todo:
-        for i in writers.pop(todo.pop(), ()):
+        for i in writers.get(todo.pop(), ()):
+            if refused and refused(i):
+                return None
             for r in reads[i]:
                 if r not in found:
                     found.add(r)
                     todo.append(r)
     return found
+
+
+def _guarded_by(instructions: list[str], scopes: list[int], registers: set[str],
+                i: int) -> bool:
+    """Whether instruction ``i``'s guard (``@p``) is one of ``registers``."""
+    g = PTX_GUARD.match(instructions[i])
+    return bool(g and _register(g[2], scopes[i]) in registers)
 
 
 def _spread(instructions: list[str], opcodes: list[str], seeded, common: bool = False,
@@ -2073,28 +2098,17 @@ def _other_reads(instructions: list[str], opcodes: list[str], scopes: list[int])
     copies = [i for i, op in enumerate(opcodes) if SHARED_COPY.match(op)]
     if not copies:
         return out
-    writers: dict[str, list[int]] = {}
-    reads, heads = [], []
-    for i, (written, sources, head, *_) in enumerate(_dataflow(instructions, opcodes,
-                                                               scopes=scopes)):
-        reads.append(sources)
-        heads.append(head)
-        for r in written:
-            writers.setdefault(r, []).append(i)
+    maps = _writers_and_reads(instructions, opcodes, scopes)
+    heads = maps[2]
+
     def back(instructions_at: list[int]) -> set[str] | None:
         """The arrays the addresses of those instructions are computed from; None where one
         comes from something loaded from shared or global memory."""
-        wanted = set().union(*(_address_names(opcodes[i], scopes[i]) for i in instructions_at))
-        found, todo, left = set(wanted), list(wanted), {r: list(w) for r, w in writers.items()}
-        while todo:
-            for i in left.pop(todo.pop(), ()):
-                if heads[i].startswith(("ld", "atom")) and not OWN_LOAD.match(opcodes[i]):
-                    return None
-                for r in reads[i]:
-                    if r not in found:
-                        found.add(r)
-                        todo.append(r)
-        return {r for r in found if PTX_NAME.fullmatch(r)}
+        found = _walk_back(maps, set().union(*(_address_names(opcodes[i], scopes[i])
+                                               for i in instructions_at)),
+                           lambda i: heads[i].startswith(("ld", "atom"))
+                           and not OWN_LOAD.match(opcodes[i]))
+        return None if found is None else {r for r in found if PTX_NAME.fullmatch(r)}
     arrays = back(copies)
     # no array, or one an mbarrier's address is computed from too (a buffer reached from the
     # barriers' address): which array a read is of, the check cannot say
@@ -2148,8 +2162,7 @@ def _partial_release(instructions: list[str], opcodes: list[str], flow: "_Flow",
                            and SHARED_READ.match(op)], inclusive=False, stops=syncs)
 
     def guard(i: int) -> bool:
-        g = PTX_GUARD.match(instructions[i])
-        return bool(g and _register(g[2], scopes[i]) in varying)
+        return _guarded_by(instructions, scopes, varying, i)
     if any(unsynced[a] and (guard(a) or split[a]) for a in arrivals):
         return True
     # a branch on such a value that jumps over an arrival, reached from a read it does not
@@ -2183,32 +2196,16 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
     if len(arrivals) > MAX_ARRIVALS:
         raise _too_large(f"{len(arrivals)} mbarrier arrivals, more than the {MAX_ARRIVALS} "
                          "it reads")
-    branches = []
-    for b, op in enumerate(opcodes):
-        g = PTX_GUARD.match(instructions[b])
-        if PTX_BRANCH.match(op) and g and _register(g[2], scopes[b]) in varying:
-            branches += [(b, t) for t in flow.successors[b] if t > b + 1]
+    branches = [(b, t) for b, op in enumerate(opcodes) if PTX_BRANCH.match(op)
+                and _guarded_by(instructions, scopes, varying, b)
+                for t in flow.successors[b] if t > b + 1]
     if not branches:
         return
-    writers: dict[str, list[int]] = {}
-    reads = []
-    for i, (out, sources, *_) in enumerate(_dataflow(instructions, opcodes, scopes=scopes)):
-        reads.append(sources)
-        for r in out:
-            writers.setdefault(r, []).append(i)
-
-    def origins(wanted: set[str]) -> set[str]:   # _origins' walk, on the maps made once
-        found, todo = set(wanted), list(wanted)
-        while todo:
-            for i in writers.get(todo.pop(), ()):
-                for r in reads[i]:
-                    if r not in found:
-                        found.add(r)
-                        todo.append(r)
-        return found
+    maps = _writers_and_reads(instructions, opcodes, scopes)
+    writers = maps[0]
     apart: dict[str, list[tuple[int, int]]] = {}   # a register's branches that split its writers
     for a in arrivals:
-        for r in origins(_address_names(opcodes[a], scopes[a])):
+        for r in _walk_back(maps, _address_names(opcodes[a], scopes[a])):
             if r not in apart:
                 w = writers.get(r, ())
                 apart[r] = [(b, t) for b, t in branches if any(b < x < t for x in w) and any(
@@ -2282,10 +2279,8 @@ def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes:
     n = flow.size
     out = bytearray(n)
 
-    def guarded(i: int) -> bool:
-        g = PTX_GUARD.match(instructions[i])
-        return bool(g and _register(g[2], scopes[i]) in varying)
-    work = [b for b, op in enumerate(opcodes) if PTX_BRANCH.match(op) and guarded(b)]
+    work = [b for b, op in enumerate(opcodes) if PTX_BRANCH.match(op)
+            and _guarded_by(instructions, scopes, varying, b)]
     pushed = set(work)
     steps = 0
     while work:
@@ -2312,11 +2307,9 @@ def _copied_by_all(instructions: list[str], opcodes: list[str], flow: "_Flow",
     between the threads (:func:`_varying`), with no such guard, that no branch on such a value
     decides (:func:`_decided`): ``for (int j = 0; j < CONV_BUF; ++j)`` with no threadIdx.x
     (thread 0's copy of the whole tile is decided by its branch)."""
-    def guarded(i: int) -> bool:
-        g = PTX_GUARD.match(instructions[i])
-        return bool(g and _register(g[2], scopes[i]) in varying)
     same = [i for i, op in enumerate(opcodes) if flow.issued[i] and SHARED_COPY.match(op)
-            and not guarded(i) and not _address_names(op, scopes[i]) & varying]
+            and not _guarded_by(instructions, scopes, varying, i)
+            and not _address_names(op, scopes[i]) & varying]
     if not same:
         return False
     decided = _decided(instructions, opcodes, flow, scopes, varying)
