@@ -715,6 +715,52 @@ def test_what_is_certain_goes_on_past_a_label_that_only_forward_paths_reach(befo
     assert _running(ptx)["ret"] == runs
 
 
+def _decided(instructions: list[str]) -> dict[str, bool]:
+    opcodes = [exercise._opcode_and_rest(i) for i in instructions]
+    flow, scopes = exercise._Flow(instructions), exercise._scopes(instructions)
+    varying = exercise._varying(instructions, opcodes, flow, scopes)
+    decided = exercise._decided(instructions, opcodes, flow, scopes, varying)
+    return {i: bool(d) for i, d in zip(instructions, decided)}
+
+
+@pytest.mark.parametrize("between, decided", [
+    ("@%p1 bra L", True),             # a branch on the lane's id: some threads jump over it
+    ("@%p1 exit", True),              # some threads end here (the path to the end counts)
+    ("@%p1 ret", True),
+    ("brx.idx %r1, T", True),         # an index that differs between the threads
+    ("@%p2 bra L", False),            # %tid.y: 0 in every thread of a 1D launch
+    ("@%p3 bra L", False),            # a kernel parameter: the same in all
+    ("mov.u32 %r9, 0", False),
+])
+def test_which_threads_run_an_instruction(between, decided):
+    """Control dependence on a value that differs between the threads (_decided): a copy after
+    a guarded branch, exit, ret or indirect branch on such a value is some threads' only."""
+    copy = "cp.async.ca.shared.global [%r5], [%rd1], 4, 4"
+    instructions = [".entry k {", "mov.u32 %r1, %tid.x", "mov.u32 %r2, %tid.y",
+                    "ld.param.u32 %r3, [k_param_3]", "setp.eq.u32 %p1, %r1, 0",
+                    "setp.eq.u32 %p2, %r2, 0", "setp.eq.u32 %p3, %r3, 0", between, "T:", copy,
+                    "L:", "bar.sync 0", "ret", "}"]
+    found = _decided(instructions)
+    assert found[copy] == decided
+    assert not found["bar.sync 0"] or between.endswith(("exit", "ret"))
+
+
+def test_which_threads_run_is_found_in_linear_time():
+    """3,000 branches on the lane's id, each over what follows it to the end (a walk up the
+    post-dominator tree from each would take 3,000 x 15,000 steps): each instruction marked
+    once, in well under a few seconds."""
+    branches = 3_000
+    copy = "cp.async.ca.shared.global [%r5], [%rd1], 4, 4"
+    instructions = [".entry k {", "mov.u32 %r1, %tid.x", "setp.eq.u32 %p1, %r1, 0"]
+    for i in range(branches):
+        instructions += [f"@%p1 bra E", *(f"add.u32 %r{9 + j}, %r{9 + j}, 1" for j in range(4))]
+    instructions += [copy, "E:", "ret", "}"]
+    started = time.perf_counter()
+    found = _decided(instructions)
+    assert time.perf_counter() - started < 5
+    assert found[copy] and not found["mov.u32 %r1, %tid.x"] and not found["ret"]
+
+
 def test_the_control_flow_is_walked_in_linear_time():
     """Blocks nested 20,000 deep, 100,000 branches and labels in a loop, an indirect branch (to
     any label of its function, E too): each walk once over them, well under a few seconds."""

@@ -1361,6 +1361,7 @@ class _Flow:
         self.sure = bytearray(n)              # no guard, or one certainly true: runs if reached
         arriving: dict[int, dict] = {}        # what is certain at a label, from branches to it
         anywhere = set()                      # functions with an indirect branch
+        self.ending: set[int] = set()         # exit, trap, the kernel's ret: the path may end
 
         def go(target: str) -> int:
             found = visible.get(target)
@@ -1415,6 +1416,8 @@ class _Flow:
                 known = None if value else known
             elif PTX_RET.match(op) or PTX_END.match(op):
                 end = closes.get(functions[-1], n) if PTX_RET.match(op) else n
+                if end >= n:
+                    self.ending.add(i)
                 self.successors[i] = ((end,) if end < n else ()) + (() if value else after)
                 known = None if value else known
             elif inlined and not value:
@@ -1826,8 +1829,10 @@ def _check_batches(instructions: list[str], opcodes: list[str], flow: "_Flow",
 
 # where a value may differ between the threads of a block: the thread's own ids, the clocks,
 # and what atomics, activemask and mbarrier operations return (a vote, shuffle or reduction
-# varies only with what it is given: __any_sync of what all threads agree on is agreed on)
-VARYING_SOURCE = re.compile(r"%(?:tid|laneid|warpid|lanemask_\w+|clock\w*|globaltimer\w*|pm\d+)")
+# varies only with what it is given: __any_sync of what all threads agree on is agreed on).
+# Every launch is 1D: threadIdx.y and .z are 0 in all threads (a typo for .x copies alike)
+VARYING_SOURCE = re.compile(r"%(?:tid(?!\.[yz])|laneid|warpid|lanemask_\w+|clock\w*"
+                            r"|globaltimer\w*|pm\d+)")
 VARYING_RESULT = re.compile(r"(?:atom|activemask|mbarrier|elect|match)\b")   # elect: one lane
 NO_RESULT = re.compile(r"(?:bar|barrier|cp|bra|brx|call|ret|exit|trap|fence|membar|prefetch)\b")
 # memory that is each thread's own: local (a generic st or ld may be local too), and the
@@ -2224,6 +2229,9 @@ def _post_dominators(flow: "_Flow") -> list[int]:
     which no path ends. Cooper, Harvey and Kennedy's iteration over the reversed flow."""
     n = flow.size
     succ = [list(flow.successors[i]) or [n] for i in range(n)]
+    for i in flow.ending:   # a guarded exit: on to the next instruction, or to the end
+        if n not in succ[i]:
+            succ[i].append(n)
     preds: list[list[int]] = [[] for _ in range(n + 1)]
     for i in range(n):
         for j in succ[i]:
@@ -2267,36 +2275,86 @@ def _post_dominators(flow: "_Flow") -> list[int]:
     return ipdom[:n]
 
 
-MAX_DECIDED = 2_000_000   # steps of _decided's walks, at most (more: nothing is said decided)
-
-
 def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes: list[int],
-             varying: set[str]) -> bytearray | None:
+             varying: set[str]) -> bytearray:
     """The instructions that some threads may run and others not: control dependent on a
-    branch on a thread-varying value, or on a branch that is itself (a branch's successor up
-    the post-dominator tree to the branch's own post-dominator). None past MAX_DECIDED steps."""
+    branch on a thread-varying value (a guarded ``bra``, ``ret`` or ``exit``, a ``brx.idx`` on
+    a varying index: the flow takes it to its function's first line, and from there to any
+    label, so all that line decides is), or on a branch that is itself so decided: a branch's
+    successors up the post-dominator tree to the branch's own post-dominator (Ferrante,
+    Ottenstein and Warren). Linear: each instruction is marked once, the stretches of the tree
+    already marked skipped (union-find)."""
     ipdom = _post_dominators(flow)
     n = flow.size
+    parent = [p if 0 <= p < n else -1 for p in ipdom]   # the end and the no-exit roots: -1
+    children: list[list[int]] = [[] for _ in range(n)]
+    roots = []
+    for v, p in enumerate(parent):
+        (children[p] if p >= 0 else roots).append(v)
+    depth, first, last, clock = [0] * n, [0] * n, [0] * n, 0   # first/last: an Euler tour
+    for root in roots:
+        stack = [(root, 0)]
+        while stack:
+            v, k = stack.pop()
+            if k == 0:
+                first[v] = clock
+                clock += 1
+            if k < len(children[v]):
+                stack.append((v, k + 1))
+                depth[children[v][k]] = depth[v] + 1
+                stack.append((children[v][k], 0))
+            else:
+                last[v] = clock
+    skip = list(range(n))   # skip[v]: v, or a marked node on the way up to the first unmarked
+
+    def unmarked(v: int) -> int:
+        root = v
+        while root >= 0 and skip[root] != root:
+            root = skip[root]
+        while v >= 0 and skip[v] != v:
+            skip[v], v = root, skip[v]
+        return root
+
     out = bytearray(n)
 
-    work = [b for b, op in enumerate(opcodes) if PTX_BRANCH.match(op)
-            and _guarded_by(instructions, scopes, varying, b)]
+    def decides(b: int) -> bool:
+        if not (PTX_BRANCH.match(opcodes[b]) or PTX_RET.match(opcodes[b])
+                or PTX_END.match(opcodes[b]) or PTX_BRX.match(opcodes[b])):
+            return False
+        return _guarded_by(instructions, scopes, varying, b) or bool(
+            PTX_BRX.match(opcodes[b]) and {_register(o, scopes[b]) for o in
+                                           PTX_OPERANDS.findall(" " + opcodes[b])} & varying)
+    work = [b for b in range(n) if flow.issued[b] and decides(b)]
+    # an indirect branch goes to its function's first line, which goes to any of its labels
+    work += [s for b in work if PTX_BRX.match(opcodes[b]) for s in flow.successors[b]]
     pushed = set(work)
-    steps = 0
     while work:
         b = work.pop()
-        for s in flow.successors[b]:
-            runner = s
-            while 0 <= runner < n and runner != ipdom[b]:
-                steps += 1
-                if steps > MAX_DECIDED:
-                    return None
+        stop = ipdom[b] if 0 <= ipdom[b] < n else -1
+        successors = list(flow.successors[b]) + ([n] if b in flow.ending else [])
+        for s in successors:
+            if not 0 <= s < n or s == stop:
+                continue
+            # up the tree from s to the branch's post-dominator, if it is above s; else to a root
+            above = stop >= 0 and first[stop] <= first[s] and last[s] <= last[stop]
+            floor = depth[stop] if above else -1
+            runner = unmarked(s)
+            while runner >= 0 and depth[runner] > floor:
                 out[runner] = 1
-                if runner not in pushed and PTX_BRANCH.match(opcodes[runner]) and \
-                        PTX_GUARD.match(instructions[runner]):
-                    pushed.add(runner)
-                    work.append(runner)
-                runner = ipdom[runner]
+                skip[runner] = parent[runner] if parent[runner] >= 0 else -1
+                if PTX_BRX.match(opcodes[runner]):   # decided, so is where it goes
+                    chosen = [runner, *flow.successors[runner]]
+                elif PTX_GUARD.match(instructions[runner]) and (
+                        PTX_BRANCH.match(opcodes[runner]) or PTX_RET.match(opcodes[runner])
+                        or PTX_END.match(opcodes[runner])):
+                    chosen = [runner]
+                else:
+                    chosen = []
+                for c in chosen:
+                    if c not in pushed:
+                        pushed.add(c)
+                        work.append(c)
+                runner = unmarked(skip[runner]) if skip[runner] >= 0 else -1
     return out
 
 
@@ -2313,7 +2371,7 @@ def _copied_by_all(instructions: list[str], opcodes: list[str], flow: "_Flow",
     if not same:
         return False
     decided = _decided(instructions, opcodes, flow, scopes, varying)
-    return decided is not None and any(not decided[c] for c in same)
+    return any(not decided[c] for c in same)
 
 
 _COPIED_BY_ALL = (
@@ -3050,9 +3108,12 @@ def main(argv: list[str] | None = None) -> None:
 # put where it never runs at run time (under a condition that is never true, such as n < 0), or
 # into a buffer nothing reads, looks the same to the PTX and leaves plain loads to get the
 # outputs right. (Dead code in the PTX itself, branched over or under a guard that is constant
-# false, is refused: :class:`_Flow`.)
-NOT_CHECKED = ("not checked: that each of those instructions runs on every path and that "
-               "the copies feed the compute")
+# false, is refused: :class:`_Flow`.) Nor how many threads copy each cell: a copy that every
+# thread makes to the same cells is refused (:func:`_copied_by_all`), but one that 8 or 32 of
+# them make (lane 0 of every warp issuing the bulk copy, warp 0's 32 lanes, windows that
+# overlap) gives the right outputs and looks, to a check that counts no threads, like one.
+NOT_CHECKED = ("not checked: that each of those instructions runs on every path, that the "
+               "copies feed the compute, and that one thread alone copies each cell")
 
 
 # Said instead of the host-memory run where the GPU's copies are synchronous (a T4's): there

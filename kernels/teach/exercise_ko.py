@@ -301,10 +301,10 @@ CLAUSES = table(
       "can return before they land (a wait that would shows only on sm_{b:d} or newer)",
       "입력을 호스트 메모리에 둔 실행은 하지 않았습니다. sm_{a}에서는 복사가 동기식이어서 복사가 "
       "도착하기 전에 반환하는 대기가 있을 수 없습니다(그런 대기는 sm_{b} 이상에서만 드러납니다)."),
-    R("not checked: that each of those instructions runs on every path and that the copies feed "
-      "the compute",
+    R("not checked: that each of those instructions runs on every path, that the copies feed "
+      "the compute, and that one thread alone copies each cell",
       "검사하지 않은 것도 있습니다. 각 명령어가 모든 경로에서 실행되는지, 복사한 데이터가 실제로 "
-      "계산에 쓰이는지는 확인하지 않습니다."),
+      "계산에 쓰이는지, 각 칸을 한 스레드만 복사하는지는 확인하지 않습니다."),
 )
 
 # The messages of a NOT YET verdict: exercise.py's ExerciseError texts ----------------------------

@@ -233,7 +233,7 @@ ANSWERS.update({
     # F7: cp.async into a buffer nothing reads, plain loads fill x_s: the outputs are right, and
     # the verdict says what was not checked (GPU: confirmed)
     "async_halo/copy_into_an_unread_buffer.cu": (COMPILES, "its sm_80 PTX has cp.async", PASSED,
-                                                 "and that the copies feed the compute"),
+                                                 "that the copies feed the compute"),
     # F5: the double buffer's refill barrier is an order, not a count: round the tile loop, a
     # block barrier between the compute's ld.shared and the next cp.async. Two barriers after
     # the wait and none after the compute: refused. One barrier, after the wait and the
@@ -964,6 +964,24 @@ COPIED_BY_ALL = "every thread copies the same shared cells"
 ANSWERS.update({
     "async_halo/every_thread_copies_the_whole_buffer.cu": everywhere(COPIED_BY_ALL),
     "bulk/every_thread_issues_the_bulk_copy.cu": everywhere(COPIED_BY_ALL),
-    "bulk/lane_0_of_every_warp_issues_the_bulk_copy_passes.cu": BULK_RIGHT,
+    "bulk/lane_0_of_every_warp_issues_the_bulk_copy_passes.cu": (
+        COMPILES, "running it needs sm_90 or newer", PASSED, "one thread alone copies each cell"),
     "double_buffer/ok_refill_barrier_skipped_in_round_0_refused.cu": everywhere(REFILL),
+})
+
+# The twenty-second red team (2026-12-02): threadIdx.y typed for threadIdx.x (0 in every thread
+# of a 1D launch: every thread copies the whole buffer, or issues the bulk copy) passed, the
+# check taking %tid.y for a value that differs between threads: refused now. The check's
+# control dependence gave up (said nothing decided) past 2 million steps: now linear, and it
+# follows a guarded exit or ret and an indirect branch too (unit tests). Copies that 8 or 32
+# threads make of each cell (warp 0's 32 lanes issuing the bulk copy, windows of 32 that
+# overlap) give right outputs and pass: the verdict says it does not check that one thread
+# alone copies each cell.
+ANSWERS.update({
+    "async_halo/threadidx_y_typo_copies_the_whole_buffer.cu": everywhere(COPIED_BY_ALL),
+    "bulk/threadidx_y_guard_every_thread_issues.cu": everywhere(COPIED_BY_ALL),
+    "bulk/warp_0_issues_the_bulk_copy_32_times_passes.cu": (
+        COMPILES, "running it needs sm_90 or newer", PASSED, "one thread alone copies each cell"),
+    "async_halo/overlapping_windows_of_32_passes.cu": (
+        COMPILES, "running it needs a GPU", PASSED, "one thread alone copies each cell"),
 })
