@@ -222,8 +222,14 @@ def test_corpus_verdict_without_a_gpu(name, no_gpu, monkeypatch):
         monkeypatch.setattr(exercise, "COMPILE_LIMIT_S", 5)   # it never ends: no need to wait
     verdict, fragment, _, _ = ANSWERS[name]
     said = exercise.report((CORPUS / name).read_text(), _exercise_of(name))
-    assert said.startswith(verdict + ": ") and fragment in said, said
+    assert said.startswith(verdict + ": ") and _says(said, fragment), said
     assert "\n" not in said and "site-packages" not in said
+
+
+def _says(said: str, fragment: str | tuple[str, ...]) -> bool:
+    """Whether a verdict holds the manifest's fragment (or one of them: a race may show either
+    way from run to run)."""
+    return any(f in said for f in ((fragment,) if isinstance(fragment, str) else fragment))
 
 
 _GPU_VERDICTS: dict[str, concurrent.futures.Future] = {}
@@ -245,7 +251,7 @@ def _gpu_verdict(name: str) -> str:
         exercise.TIME_LIMIT_S = 30   # compiles keep their limit: several answers compile at once
         pool = concurrent.futures.ThreadPoolExecutor(int(os.environ.get("EXERCISE_GPU_WORKERS",
                                                                         4)))
-        for answer in sorted(_gpu_answers(), key=lambda a: a not in HANGS | SLOW_COMPILES):
+        for answer in sorted(_gpu_answers(), key=lambda a: (a not in HANGS | SLOW_COMPILES, a)):
             _GPU_VERDICTS[answer] = pool.submit(exercise.report, (CORPUS / answer).read_text(),
                                                 _exercise_of(answer))
         pool.shutdown(wait=False)
@@ -271,7 +277,7 @@ def test_corpus_verdict_on_the_gpu(name):
                                           if cpu_verdict != "NOT YET" else cpu_fragment)
     said = _gpu_verdict(name)
     print(f"{name}: {said}")
-    assert said.startswith(verdict + ": ") and fragment in said, said
+    assert said.startswith(verdict + ": ") and _says(said, fragment), said
 
 
 # The GPU run's plumbing, without a GPU --------------------------------------------------------
@@ -728,6 +734,8 @@ def _decided(instructions: list[str]) -> dict[str, bool]:
     ("@%p1 exit", True),              # some threads end here (the path to the end counts)
     ("@%p1 ret", True),
     ("brx.idx %r1, T", True),         # an index that differs between the threads
+    ("brx.idx %r1, U; U:; .branchtargets T, L", True),   # its table: T or L
+    ("brx.idx %r3, U; U:; .branchtargets T, L", False),  # the same index in all threads
     ("@%p2 bra L", False),            # %tid.y: 0 in every thread of a 1D launch
     ("@%p3 bra L", False),            # a kernel parameter: the same in all
     ("mov.u32 %r9, 0", False),
@@ -738,7 +746,8 @@ def test_which_threads_run_an_instruction(between, decided):
     copy = "cp.async.ca.shared.global [%r5], [%rd1], 4, 4"
     instructions = [".entry k {", "mov.u32 %r1, %tid.x", "mov.u32 %r2, %tid.y",
                     "ld.param.u32 %r3, [k_param_3]", "setp.eq.u32 %p1, %r1, 0",
-                    "setp.eq.u32 %p2, %r2, 0", "setp.eq.u32 %p3, %r3, 0", between, "T:", copy,
+                    "setp.eq.u32 %p2, %r2, 0", "setp.eq.u32 %p3, %r3, 0", *between.split("; "),
+                    "T:", copy,
                     "L:", "bar.sync 0", "ret", "}"]
     found = _decided(instructions)
     assert found[copy] == decided

@@ -1072,7 +1072,9 @@ def _statements(body: str) -> list[tuple[str, str | None]]:
         labels, statement = _labels_and_rest(statement)
         out.extend((label, None) for label in labels)
         statement = " ".join(statement.split())
-        if statement and not statement.startswith("."):   # .reg, .shared, .pragma...
+        if statement.startswith(".branchtargets"):   # a brx.idx's table: where it may go
+            out.append((statement, None))
+        elif statement and not statement.startswith("."):   # .reg, .shared, .pragma...
             call = PTX_CALL.match(_opcode_and_rest(statement))
             out.append((statement, call[1] if call else None))
 
@@ -1249,7 +1251,8 @@ LOGIC = {"and": all, "or": any, "xor": lambda v: v[0] != v[1], "not": lambda v: 
 COMPARE = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
            "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b}
 UNSIGNED = {"lo": "lt", "ls": "le", "hi": "gt", "hs": "ge"}
-PTX_BRX = re.compile(r"brx\.idx\b")                       # an indirect branch: anywhere
+PTX_BRX = re.compile(r"brx\.idx(?:\.uni)?\s+[^,]+,\s*([\w$%]+)|brx\.idx\b")   # indirect
+PTX_TARGETS = re.compile(r"\.branchtargets\s+(.*)$")   # the labels of brx.idx's table
 PTX_RET = re.compile(r"ret(?:\.uni)?$")
 PTX_END = re.compile(r"(?:exit|trap)$")
 
@@ -1341,7 +1344,8 @@ class _Flow:
     or the nearest block around it declares), an ``@p bra`` there or on, unless a setp on
     immediates or a mov of one makes ``p`` certain: in its basic block, or in every block that
     leads into it (only forward: a label that a later branch names starts afresh); an
-    indirect ``brx.idx`` may go to any label of its function. ``ret`` returns past the end of the
+    indirect ``brx.idx`` may go to the labels of its ``.branchtargets`` table, without one to any
+    label of its function. ``ret`` returns past the end of the
     function's body (in the kernel: the end), ``exit`` and ``trap`` end the path. An
     instruction runs if a path from the entry reaches it and its guard is not certainly
     false (``issued``); it surely runs where reached if it has no guard or one certainly true
@@ -1408,11 +1412,12 @@ class _Flow:
                 never[i] = 1
                 self.successors[i] = tuple(j for j in skip if j < n)
                 continue
-            if (branch := PTX_BRANCH.match(op)) or PTX_BRX.match(op):
-                target = go(branch[1]) if branch else go("")
-                self.successors[i] = (target,) if value else (target, *after)
-                if target > i and known is not None:
-                    arriving[target] = _meet(arriving.get(target, known), known)
+            if (branch := PTX_BRANCH.match(op)) or (indirect := PTX_BRX.match(op)):
+                targets = (go(branch[1]),) if branch else self._table(indirect, instructions, go)
+                self.successors[i] = targets if value else (*targets, *after)
+                for target in targets:
+                    if target > i and known is not None:
+                        arriving[target] = _meet(arriving.get(target, known), known)
                 known = None if value else known
             elif PTX_RET.match(op) or PTX_END.match(op):
                 end = closes.get(functions[-1], n) if PTX_RET.match(op) else n
@@ -1428,6 +1433,17 @@ class _Flow:
             self.successors[function] += tuple(owned.get(function, ()))
         reached = self.reach([0], inclusive=True) if n else bytearray()
         self.issued = bytearray(r and not d for r, d in zip(reached, never))
+
+    @staticmethod
+    def _table(brx: re.Match, instructions: list[str], go) -> tuple[int, ...]:
+        """Where a brx.idx may go: the labels its .branchtargets table lists (the table a
+        label names, the line after it), or, without one, any label of its function (``go``
+        of a label no block declares: the function's first line, which goes to them all)."""
+        table = go(brx[1]) if brx[1] else -1
+        if 0 < table + 1 < len(instructions) and instructions[table].endswith(":") and (
+                m := PTX_TARGETS.match(instructions[table + 1])):
+            return tuple(go(label.strip()) for label in m[1].split(","))
+        return (go(""),)
 
     @staticmethod
     def _blocks(instructions: list[str]):
@@ -1813,8 +1829,8 @@ def _check_batches(instructions: list[str], opcodes: list[str], flow: "_Flow",
             "it commits more than one batch between two waits (in the PTX, a "
             "cp.async.commit_group reaches another through no cp.async.wait and no barrier, as "
             "a commit inside the copy loop does): commit once per tile, after all of its "
-            "copies, or pipe.consumer_wait() waits for each thread's oldest batch only and the "
-            "tile's other copies are still in flight.")
+            "copies; otherwise pipe.consumer_wait() waits for each thread's oldest batch only "
+            "and the tile's other copies are still in flight.")
     if _skipped_commit(instructions, opcodes, flow, loops, commits, scopes):
         raise ExerciseError(
             "some threads skip the loop's commit while others make it (in the PTX, a branch on "
@@ -2279,10 +2295,10 @@ def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes:
              varying: set[str]) -> bytearray:
     """The instructions that some threads may run and others not: control dependent on a
     branch on a thread-varying value (a guarded ``bra``, ``ret`` or ``exit``, a ``brx.idx`` on
-    a varying index: the flow takes it to its function's first line, and from there to any
-    label, so all that line decides is), or on a branch that is itself so decided: a branch's
-    successors up the post-dominator tree to the branch's own post-dominator (Ferrante,
-    Ottenstein and Warren). Linear: each instruction is marked once, the stretches of the tree
+    a varying index: to the labels of its table, or, without one, to its function's first
+    line and from there to any label, so all that line decides is), or on a branch that is
+    itself so decided: a branch's successors up the post-dominator tree to the branch's own
+    post-dominator (Ferrante, Ottenstein and Warren). Linear: each instruction is marked once, the stretches of the tree
     already marked skipped (union-find)."""
     ipdom = _post_dominators(flow)
     n = flow.size
@@ -2325,8 +2341,9 @@ def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes:
             PTX_BRX.match(opcodes[b]) and {_register(o, scopes[b]) for o in
                                            PTX_OPERANDS.findall(" " + opcodes[b])} & varying)
     work = [b for b in range(n) if flow.issued[b] and decides(b)]
-    # an indirect branch goes to its function's first line, which goes to any of its labels
-    work += [s for b in work if PTX_BRX.match(opcodes[b]) for s in flow.successors[b]]
+    # an indirect branch with no table goes to its function's first line, and on to any label
+    work += [s for b in work if PTX_BRX.match(opcodes[b]) for s in flow.successors[b]
+             if PTX_BODY.match(instructions[s])]
     pushed = set(work)
     while work:
         b = work.pop()
@@ -2343,7 +2360,8 @@ def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes:
                 out[runner] = 1
                 skip[runner] = parent[runner] if parent[runner] >= 0 else -1
                 if PTX_BRX.match(opcodes[runner]):   # decided, so is where it goes
-                    chosen = [runner, *flow.successors[runner]]
+                    chosen = [runner, *(j for j in flow.successors[runner]
+                                        if PTX_BODY.match(instructions[j]))]
                 elif PTX_GUARD.match(instructions[runner]) and (
                         PTX_BRANCH.match(opcodes[runner]) or PTX_RET.match(opcodes[runner])
                         or PTX_END.match(opcodes[runner])):
@@ -2359,19 +2377,19 @@ def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes:
 
 
 def _copied_by_all(instructions: list[str], opcodes: list[str], flow: "_Flow",
-                   scopes: list[int], varying: set[str]) -> bool:
-    """Whether every thread makes one copy into the same shared cells: a copy into shared
-    memory (cp.async of any kind) that runs, to an address computed from nothing that differs
-    between the threads (:func:`_varying`), with no such guard, that no branch on such a value
-    decides (:func:`_decided`): ``for (int j = 0; j < CONV_BUF; ++j)`` with no threadIdx.x
+                   scopes: list[int], varying: set[str]) -> int | None:
+    """A copy every thread makes into the same shared cells (its index; None if none): a copy
+    into shared memory (cp.async of any kind) that runs, to an address computed from nothing
+    that differs between the threads (:func:`_varying`), with no such guard, that no branch on
+    such a value decides (:func:`_decided`): ``for (int j = 0; j < CONV_BUF; ++j)`` with no threadIdx.x
     (thread 0's copy of the whole tile is decided by its branch)."""
     same = [i for i, op in enumerate(opcodes) if flow.issued[i] and SHARED_COPY.match(op)
             and not _guarded_by(instructions, scopes, varying, i)
             and not _address_names(op, scopes[i]) & varying]
     if not same:
-        return False
+        return None
     decided = _decided(instructions, opcodes, flow, scopes, varying)
-    return any(not decided[c] for c in same)
+    return next((c for c in same if not decided[c]), None)
 
 
 _COPIED_BY_ALL = (
@@ -2381,13 +2399,28 @@ _COPIED_BY_ALL = (
     "race; give each thread its own cells (for (int j = threadIdx.x; j < CONV_BUF; j += "
     "CONV_THREADS)), or let one thread make the copy.")
 
+_BULK_BY_ALL = (
+    "every thread issues the bulk copy (in the PTX, a cp.async.bulk that every thread runs, "
+    "to an address the same in all, under no test of the thread's index): the tile is copied "
+    "once per thread, and the copies into each byte race; let one thread issue it: "
+    "if (threadIdx.x == 0 && hi > lo).")
+
+# said after either where the kernel reads threadIdx.y or .z, blockDim.y or .z
+_ONE_DIMENSIONAL = (" The launch is one-dimensional: threadIdx.y and threadIdx.z are 0, "
+                    "blockDim.y and blockDim.z 1, in every thread; use threadIdx.x and "
+                    "blockDim.x.")
+PTX_OTHER_AXES = re.compile(r"%n?tid\.[yz]\b")
+
 
 _PARTIAL_RELEASE = (
-    "a thread that has read a buffer may skip the arrival that releases it, with nothing to "
-    "order its reads before the arrivals of the others (in the PTX, a path goes from an "
-    "ld.shared through no bar.warp.sync and no bar.sync to an mbarrier.arrive that a value "
-    "differing between the threads guards or jumps over): if lane 0 arrives for its warp, "
-    "call __syncwarp() first; else let every thread that reads arrive after its reads.")
+    "a compute thread that has read buffer s may not arrive on empty[s] after its reads, so "
+    "the producer may refill the buffer while that thread still reads it (in the PTX, an "
+    "ld.shared reaches, through no bar.warp.sync and no bar.sync, an mbarrier.arrive that a "
+    "value differing between the threads guards or jumps over, or whose barrier it chooses): "
+    "let every compute thread arrive on empty[s] once after Phase 4, with no if round it "
+    "(empty[s] counts CONV_THREADS arrivals), or, if lane 0 arrives for its warp, call "
+    "__syncwarp() with all 32 lanes (no mask, or 0xffffffff) just before. A test that always "
+    "holds, or a flag, counts as such a skip: the check does not follow values.")
 
 
 def _skipped_commit(instructions: list[str], opcodes: list[str], flow: "_Flow",
@@ -2746,8 +2779,10 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         raise ExerciseError(step.missing + (
             f" (The PTX lists {opcodes[dead[0]].split()[0]}, but no path from the kernel's entry "
             "runs it: a branch jumps over it, or its predicate is always false.)" if dead else ""))
-    if _copied_by_all(instructions, opcodes, flow, scopes, varying):
-        raise ExerciseError(_COPIED_BY_ALL)
+    if (copy := _copied_by_all(instructions, opcodes, flow, scopes, varying)) is not None:
+        axes = any(PTX_OTHER_AXES.search(op) for op in opcodes)
+        raise ExerciseError((_BULK_BY_ALL if BULK.match(opcodes[copy]) else _COPIED_BY_ALL)
+                            + (_ONE_DIMENSIONAL if axes else ""))
     if _unordered_store(instructions, opcodes, flow, counted, looped, scopes, split,
                         by_array="barrier" not in by_name):
         raise ExerciseError(_UNORDERED_STORE)
@@ -2762,9 +2797,11 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
 
 _UNSYNCED_READ = (
     "it reads shared memory before the block has synchronised (in the PTX, a path from the "
-    "kernel's entry reaches an ld.shared of an array no copy fills, such as the taps' w_s, "
-    "through no bar.sync 0): what another thread stores there may not be there yet; call "
-    "__syncthreads() between the stores and the first read.")
+    "kernel's entry reaches a read, an ld.shared or an atomic such as atomicAdd, of an array "
+    "no copy fills, such as the taps' w_s or a counter, through no bar.sync 0): what another "
+    "thread stores there may not be there yet; call __syncthreads() between the stores and "
+    "the first read, even where one thread alone touches it (the check does not count "
+    "threads).")
 
 
 # what may write shared memory: st.shared, or a generic st (not .global/.local/.param), and
@@ -2776,8 +2813,10 @@ _UNORDERED_STORE = (
     "no __syncthreads() and no arrival on that barrier between (in the PTX, a path goes from an "
     "st.shared through an mbarrier wait to an ld.shared through no bar.sync and no arrival "
     "that a wait names): the wait orders only what each thread wrote before it arrived, so "
-    "another thread may read the store's old value. Store the taps (w_s) and the zeros (0.0f) before "
-    "arriving, or call __syncthreads() between the last store and Phase 4's reads.")
+    "another thread may read the store's old value. Store all that Phase 4 reads (the zeros "
+    "(0.0f), the vector's edge values, the taps) before this thread arrives, let every thread that "
+    "stores arrive after its stores, or call __syncthreads() between the last store and "
+    "Phase 4's reads.")
 
 
 MAX_BARRIER_ARRAYS = 8   # shared arrays the mbarrier waits name, at most, that an arrival may share

@@ -63,11 +63,21 @@ class Rule:
         pattern.append(re.escape(en[pos:]))
         self.en = en
         self.regex = re.compile("".join(pattern), re.S)
+        # the same with the shortest places the longest: a part that must translate may hold
+        # the text that follows a place (a #pragma's own " is refused: ")
+        self.longest = re.compile("".join(pattern).replace(f">{KINDS['']})", ">.+)"), re.S)
         self.ko = ko
         self.subs = subs or {}
 
     def apply(self, text: str) -> str | None:
-        m = self.regex.fullmatch(text)
+        for regex in (self.regex, self.longest) if self.subs else (self.regex,):
+            out = self._apply(regex, text)
+            if out is not None:
+                return out
+        return None
+
+    def _apply(self, regex: re.Pattern, text: str) -> str | None:
+        m = regex.fullmatch(text)
         if not m:
             return None
         values = {}
@@ -98,6 +108,12 @@ def R(en, ko, **subs) -> Rule:
 
 
 # Parts that are messages of their own ------------------------------------------------------------
+
+ONE_DIMENSIONAL = table(R(
+    " The launch is one-dimensional: threadIdx.y and threadIdx.z are 0, blockDim.y and "
+    "blockDim.z 1, in every thread; use threadIdx.x and blockDim.x.",
+    " 실행이 일차원이라 모든 스레드에서 threadIdx.y와 threadIdx.z는 0, blockDim.y와 blockDim.z는 "
+    "1입니다. threadIdx.x와 blockDim.x를 쓰세요."))
 
 NOT_OFFERED = (
     "this check compiles with libcu++ (<cuda/pipeline>, <cuda/barrier>) and conv1d_common.cuh "
@@ -366,32 +382,51 @@ STEP_MESSAGES = [
       "{p}단계가 x_s[stage]를 읽기 전에 모든 경로에서 pipe.consumer_wait()와 __syncthreads()를 "
       "차례로 호출하세요."),
     R("it reads shared memory before the block has synchronised (in the PTX, a path from the "
-      "kernel's entry reaches an ld.shared of an array no copy fills, such as the taps' w_s, "
-      "through no bar.sync 0): what another thread stores there may not be there yet; call "
-      "__syncthreads() between the stores and the first read.",
+      "kernel's entry reaches a read, an ld.shared or an atomic such as atomicAdd, of an array "
+      "no copy fills, such as the taps' w_s or a counter, through no bar.sync 0): what another "
+      "thread stores there may not be there yet; call __syncthreads() between the stores and "
+      "the first read, even where one thread alone touches it (the check does not count "
+      "threads).",
       "블록이 동기화하기 전에 공유 메모리를 읽습니다(PTX에 커널의 진입점에서 bar.sync 0을 거치지 "
-      "않고, 탭의 w_s처럼 복사가 채우지 않는 배열의 ld.shared에 이르는 경로가 있습니다). 다른 "
-      "스레드가 그곳에 저장한 값이 아직 없을 수 있으니, 저장과 첫 읽기 사이에 __syncthreads()를 "
-      "호출하세요."),
-    R("a thread that has read a buffer may skip the arrival that releases it, with nothing to "
-      "order its reads before the arrivals of the others (in the PTX, a path goes from an "
-      "ld.shared through no bar.warp.sync and no bar.sync to an mbarrier.arrive that a value "
-      "differing between the threads guards or jumps over): if lane 0 arrives for its warp, "
-      "call __syncwarp() first; else let every thread that reads arrive after its reads.",
-      "버퍼를 읽은 스레드가 그 버퍼를 반납하는 도착을 건너뛸 수 있는데, 그 스레드의 읽기를 다른 "
-      "스레드의 도착보다 앞에 두는 것이 없습니다(PTX에 ld.shared에서 출발해 bar.warp.sync도 "
-      "bar.sync도 거치지 않고, 스레드마다 다른 값이 지키거나 건너뛰는 mbarrier.arrive에 이르는 "
-      "경로가 있습니다). 레인 0이 워프를 대신해 도착한다면 그 전에 __syncwarp()를 호출하고, 아니면 "
-      "읽는 스레드마다 읽은 뒤에 도착하게 하세요."),
+      "않고, 탭의 w_s나 카운터처럼 복사가 채우지 않는 배열을 읽는 명령어, 곧 ld.shared나 "
+      "atomicAdd 같은 원자 연산에 이르는 경로가 있습니다). 다른 스레드가 그곳에 저장한 값이 아직 "
+      "없을 수 있으니, 저장과 첫 읽기 사이에 __syncthreads()를 호출하세요. 한 스레드만 쓰는 "
+      "변수여도 그렇게 하세요(검사는 스레드 수를 세지 않습니다)."),
+    R("a compute thread that has read buffer s may not arrive on empty[s] after its reads, so "
+      "the producer may refill the buffer while that thread still reads it (in the PTX, an "
+      "ld.shared reaches, through no bar.warp.sync and no bar.sync, an mbarrier.arrive that a "
+      "value differing between the threads guards or jumps over, or whose barrier it chooses): "
+      "let every compute thread arrive on empty[s] once after Phase 4, with no if round it "
+      "(empty[s] counts CONV_THREADS arrivals), or, if lane 0 arrives for its warp, call "
+      "__syncwarp() with all 32 lanes (no mask, or 0xffffffff) just before. A test that always "
+      "holds, or a flag, counts as such a skip: the check does not follow values.",
+      "버퍼 s를 읽은 계산 스레드가 읽은 뒤 empty[s]에 도착하지 않을 수 있어, 그 스레드가 아직 읽는 "
+      "동안 프로듀서가 버퍼를 다시 채울 수 있습니다(PTX에 ld.shared에서 bar.warp.sync도 bar.sync도 "
+      "거치지 않고, 스레드마다 다른 값에 따라 실행되거나 건너뛰어지거나 배리어가 달라지는 "
+      "mbarrier.arrive에 이르는 경로가 있습니다). 모든 계산 스레드가 4단계 뒤에 조건 없이 "
+      "empty[s]에 한 번 도착하게 하세요(empty[s]는 도착 CONV_THREADS번을 기다립니다). 레인 0이 "
+      "워프를 대신해 도착한다면 바로 앞에서 32개 레인 모두로(마스크 없이, 또는 0xffffffff) "
+      "__syncwarp()를 호출하세요. 늘 참인 조건이나 플래그도 건너뛰기로 봅니다. 검사는 값을 "
+      "따라가지 않습니다."),
     R("every thread copies the same shared cells (in the PTX, a copy into shared memory that "
       "every thread makes, to an address computed from nothing that differs between the "
       "threads): the tile is copied once per thread, and the threads' copies into each cell "
       "race; give each thread its own cells (for (int j = threadIdx.x; j < CONV_BUF; j += "
-      "CONV_THREADS)), or let one thread make the copy.",
-      "모든 스레드가 같은 공유 메모리 칸을 복사합니다(PTX에 모든 스레드가 실행하는, 스레드마다 다른 "
-      "값을 하나도 쓰지 않고 계산한 주소로의 공유 메모리 복사가 있습니다). 타일이 스레드 수만큼 "
+      "CONV_THREADS)), or let one thread make the copy.{axes:any}",
+      "모든 스레드가 같은 공유 메모리 칸을 복사합니다(PTX에 모든 스레드가 같은 주소로 하는 공유 "
+      "메모리 복사가 있고, 그 주소는 스레드마다 다른 값에 기대지 않습니다). 타일이 스레드 수만큼 "
       "복사되고, 같은 칸으로의 복사끼리 경합합니다. 스레드마다 제 칸을 맡기거나(j를 threadIdx.x에서 "
-      "시작해 CONV_THREADS씩 늘리는 루프), 한 스레드만 복사하게 하세요."),
+      "시작해 CONV_THREADS씩 늘리는 루프), 한 스레드만 복사하게 하세요.{axes}",
+      axes=ONE_DIMENSIONAL),
+    R("every thread issues the bulk copy (in the PTX, a cp.async.bulk that every thread runs, "
+      "to an address the same in all, under no test of the thread's index): the tile is copied "
+      "once per thread, and the copies into each byte race; let one thread issue it: "
+      "if (threadIdx.x == 0 && hi > lo).{axes:any}",
+      "모든 스레드가 벌크 복사를 발행합니다(PTX에 모든 스레드가 실행하는 cp.async.bulk가 있고, 그 "
+      "주소는 모든 스레드에서 같으며 스레드 번호를 따지는 조건 아래에 있지 않습니다). 타일이 스레드 "
+      "수만큼 복사되고, 같은 바이트로의 복사끼리 경합합니다. if (threadIdx.x == 0 && hi > lo)로 "
+      "한 스레드만 발행하게 하세요.{axes}",
+      axes=ONE_DIMENSIONAL),
     R("in the tile loop it copies nothing asynchronously (in the PTX, no cp.async in the loop "
       "round the wait): the next tile's copy is the pipeline's, issue_tile(x_s[stage ^ {one:d}], "
       "x, n, next, pipe), so that it flies while this tile is computed; plain loads and stores "
@@ -429,17 +464,19 @@ STEP_MESSAGES = [
       "no __syncthreads() and no arrival on that barrier between (in the PTX, a path goes from an "
       "st.shared through an mbarrier wait to an ld.shared through no bar.sync and no arrival "
       "that a wait names): the wait orders only what each thread wrote before it arrived, so another thread "
-      "may read the store's old value. Store the taps (w_s) and the zeros (0.0f) before "
-      "arriving, or call __syncthreads() between the last store and Phase 4's reads.",
+      "may read the store's old value. Store all that Phase 4 reads (the zeros (0.0f), the "
+      "vector's edge values, the taps) before this thread arrives, let every thread that stores "
+      "arrive after its stores, or call __syncthreads() between the last store and Phase 4's reads.",
       "공유 메모리에 저장한 값이 mbarrier 대기를 지나 공유 메모리 읽기에 이르는데, 그 사이에 "
       "__syncthreads()도 그 배리어에 대한 도착도 없습니다(PTX에 st.shared에서 mbarrier 대기를 지나, bar.sync도 대기가 가리키는 "
       "도착도 거치지 않고 ld.shared에 이르는 경로가 있습니다). 대기는 각 스레드가 도착하기 전에 쓴 "
-      "값만 보장하므로, 다른 스레드가 저장 전의 옛값을 읽을 수 있습니다. 탭(w_s)과 영(0.0f)을 "
-      "도착하기 전에 저장하거나, 마지막 저장과 4단계의 읽기 사이에 __syncthreads()를 호출하세요."),
+      "값만 보장하므로, 다른 스레드가 저장 전의 옛값을 읽을 수 있습니다. 4단계가 읽는 것(0.0f인 칸, "
+      "벡터 끝의 값, 탭)은 모두 이 스레드가 도착하기 전에 저장하거나, 저장하는 스레드가 모두 저장한 뒤에 "
+      "도착하게 하거나, 마지막 저장과 4단계의 읽기 사이에 __syncthreads()를 호출하세요."),
     R("it commits more than one batch between two waits (in the PTX, a cp.async.commit_group "
       "reaches another through no cp.async.wait and no barrier, as a commit inside the copy loop "
-      "does): commit once per tile, after all of its copies, or pipe.consumer_wait() waits for "
-      "each thread's oldest batch only and the tile's other copies are still in flight.",
+      "does): commit once per tile, after all of its copies; otherwise pipe.consumer_wait() "
+      "waits for each thread's oldest batch only and the tile's other copies are still in flight.",
       "두 대기 사이에 배치를 둘 이상 커밋합니다(PTX에서 cp.async.commit_group이 cp.async.wait도 "
       "배리어도 거치지 않고 다른 commit_group에 이릅니다. 복사 루프 안의 커밋이 그렇게 됩니다). "
       "타일마다 한 번, 그 타일의 복사를 모두 발행한 뒤에 커밋하세요. 그러지 않으면 "
