@@ -206,7 +206,7 @@ VERBATIM = [
     re.compile(r"got (.*)$"),
     re.compile(r"unknown exercise (.*?): choose"),
     re.compile(r"did you mean (.*)\?$"),
-    re.compile(r"line \d+: (.*?) is (?:refused|not offered)"),
+    re.compile(r"line \d+: (.*) is (?:refused|not offered)"),   # the last: a line may say it
 ]
 SNIPPETS = [exercise.SIGNATURE, "i mod tile", "issue_tile(x_s[stage ^ 1], x, n, next, pipe)",
             "for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x)",

@@ -1094,8 +1094,12 @@ def _statements(body: str) -> list[tuple[str, str | None]]:
     return out
 
 
-def _too_large(what: str) -> ExerciseError:
-    return ExerciseError(f"its PTX is too large to check ({what}): an exercise's kernel is "
+class TooLarge(ExerciseError):
+    """The PTX is past one of the check's limits: whatever build it comes from, the same."""
+
+
+def _too_large(what: str) -> TooLarge:
+    return TooLarge(f"its PTX is too large to check ({what}): an exercise's kernel is "
                          "much shorter; take out what it does not need")
 
 
@@ -2003,6 +2007,12 @@ def _walk_back(maps, wanted: set[str], refused=None) -> set[str] | None:
     return found
 
 
+def _guard(instructions: list[str], scopes: list[int], i: int) -> tuple[str, str] | None:
+    """Instruction ``i``'s guard: (``"!"`` or ``""``, its predicate), None if it has none."""
+    g = PTX_GUARD.match(instructions[i])
+    return (g[1], _register(g[2], scopes[i])) if g else None
+
+
 def _guarded_by(instructions: list[str], scopes: list[int], registers: set[str],
                 i: int) -> bool:
     """Whether instruction ``i``'s guard (``@p``) is one of ``registers``."""
@@ -2239,10 +2249,14 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
 MAX_ARRIVALS = 64   # mbarrier arrivals whose barrier _joined_barriers follows back, at most
 
 
+MAX_ORDERING = 4_000_000   # steps up the post-dominator tree, at most (a few seconds)
+
+
 def _post_dominators(flow: "_Flow") -> list[int]:
     """Each instruction's immediate post-dominator (the first instruction every path from it
     to the kernel's end passes): ``flow.size`` stands for the end, -1 for an instruction from
-    which no path ends. Cooper, Harvey and Kennedy's iteration over the reversed flow."""
+    which no path ends. Cooper, Harvey and Kennedy's iteration over the reversed flow: quadratic
+    in the depth of a loop nest at worst, so stopped past :data:`MAX_ORDERING` steps."""
     n = flow.size
     succ = [list(flow.successors[i]) or [n] for i in range(n)]
     for i in flow.ending:   # a guarded exit: on to the next instruction, or to the end
@@ -2268,12 +2282,19 @@ def _post_dominators(flow: "_Flow") -> list[int]:
     ipdom = [-1] * (n + 1)
     ipdom[n] = n
 
+    steps = 0
+
     def meet(a: int, b: int) -> int:
+        nonlocal steps
         while a != b:
             while number[a] < number[b]:
                 a = ipdom[a]
+                steps += 1
             while number[b] < number[a]:
                 b = ipdom[b]
+                steps += 1
+        if steps > MAX_ORDERING:
+            raise _too_large("its loops nest too deep to follow")
         return a
     changed = True
     while changed:
@@ -2756,7 +2777,12 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
             # with `before`: the first of this step on each path from `after`, found on every
             # path that reaches a `before`
             stops = where(by_name[step.before]) if step.before else []
-            reached = flow.reach(sources, inclusive, stops + anywhere if stops else ())
+            # an instruction of this step under a guard that may be false stops no path, unless
+            # the one it follows has the same guard (@p mbarrier.init, @p fence.proxy.async)
+            guards = {_guard(instructions, scopes, i) for i in sources}
+            blocking = [i for i in anywhere if flow.sure[i] or len(guards) == 1 and
+                        _guard(instructions, scopes, i) in guards - {None}]
+            reached = flow.reach(sources, inclusive, stops + blocking if stops else ())
             found = [] if any(reached[i] for i in stops) else [i for i in anywhere if reached[i]]
         else:
             found = anywhere
@@ -2917,6 +2943,8 @@ def _check_other_size(ptx: bytes, ex: Exercise, case: Case | LearnerBuild,
         instructions = _kernel_instructions(ptx.decode("utf-8", "replace"), ex.kernel, deadline)
         _check_structure(instructions, ex.steps, case.threads)
         _check_jitter(instructions, ex)
+    except TooLarge:
+        raise
     except ExerciseError as exc:
         stages = f", {case.stages} stages" if case.stages else ""
         raise ExerciseError(f"built at tile={case.tile}, K={case.k}, {case.threads} threads"

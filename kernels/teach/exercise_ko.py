@@ -142,6 +142,7 @@ TOO_LARGE = table(
     R("more than {n:d} instructions, functions inlined", "함수를 인라인하면 명령어가 {n}개를 넘습니다"),
     R("more than {n:d} calls of its functions", "함수 호출이 {n}번을 넘습니다"),
     R("its functions take too long to follow", "함수를 따라가는 데 너무 오래 걸립니다"),
+    R("its loops nest too deep to follow", "루프가 너무 깊이 중첩되어 따라갈 수 없습니다"),
     R("{n:d} mbarrier waits, more than the {m:d} it reads",
       "mbarrier 대기가 {n}개로, 검사가 읽는 {m}개를 넘습니다"),
     R("{n:d} mbarrier arrivals, more than the {m:d} it reads",
@@ -647,8 +648,8 @@ STEP = table(*STEP_MESSAGES)
 
 REFUSED_BECAUSE = table(
     R("the kernel may include only " + ALLOWED, "커널이 포함할 수 있는 것은 " + ALLOWED_KO + "뿐입니다."),
-    R("an exercise needs no #{name}", "연습 문제에는 #{name} 지시문이 필요 없습니다."),
-    R("{name} belongs to the check's builds or the common header (the sizes, the stress build's "
+    R("an exercise needs no #{name:id}", "연습 문제에는 #{name} 지시문이 필요 없습니다."),
+    R("{name:id} belongs to the check's builds or the common header (the sizes, the stress build's "
       "PHASE() points and what they call stay as they are)",
       "{name} 이름은 검사의 빌드나 공통 헤더의 것입니다(크기, 스트레스 빌드의 PHASE() 지점, 그 "
       "지점이 호출하는 것은 그대로 두어야 합니다)."),

@@ -1007,3 +1007,22 @@ ANSWERS.update({
     "async_halo/pragma_whose_text_says_is_refused.cu": everywhere(
         "is refused: a kernel needs no #pragma"),
 })
+
+# The twenty-fourth red team (2026-12-02). Wrong and passed: thread 0's init not fenced, every
+# other thread fencing under a guard in inline PTX (the init-fence step took a guarded fence for
+# one on every path; no run shows a missing init fence): refused now, and with it a right answer
+# whose thread 0 fences under its own guard outside the init's if (a known limit). The check's
+# post-dominators took 56 s on loops nested 24,000 deep through 63 functions: stopped past
+# MAX_ORDERING steps. Two Korean verdicts garbled by a learner's string that repeats the reason.
+TOO_DEEP = "its PTX is too large to check (its loops nest too deep to follow)"
+ANSWERS.update({
+    "bulk/init_fence_by_every_thread_but_thread_0.cu": everywhere(
+        "thread 0's fence.proxy.async must come after init and before the first bulk copy"),
+    "bulk/ok_init_fence_guarded_in_asm_refused.cu": everywhere(
+        "thread 0's fence.proxy.async must come after init and before the first bulk copy"),
+    "bulk/loops_nested_2048_deep.cu": everywhere(TOO_DEEP),
+    "async_halo/pragma_whose_text_says_an_exercise_needs_no.cu": everywhere(
+        "is refused: a kernel needs no #pragma"),
+    "async_halo/undef_with_a_string_that_says_is_refused.cu": everywhere(
+        "is refused: CONV_K belongs to the check's builds"),
+})
