@@ -2013,6 +2013,18 @@ def _guard(instructions: list[str], scopes: list[int], i: int) -> tuple[str, str
     return (g[1], _register(g[2], scopes[i])) if g else None
 
 
+def _written_once(instructions: list[str], opcodes: list[str], scopes: list[int],
+                  register: str) -> bool:
+    """Whether one instruction alone writes ``register`` (:func:`_register`'s name): an inline
+    asm's own ``.reg .pred p`` is one name in every asm block, each with its setp."""
+    found = 0
+    for out, *_ in _dataflow(instructions, opcodes, scopes=scopes):
+        found += register in out
+        if found > 1:
+            return False
+    return found == 1
+
+
 def _guarded_by(instructions: list[str], scopes: list[int], registers: set[str],
                 i: int) -> bool:
     """Whether instruction ``i``'s guard (``@p``) is one of ``registers``."""
@@ -2222,7 +2234,7 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
     the other side does not, both joining before the arrival (``if (lane == 0) t = &empty[s];
     else t = &sink[s];`` then one arrive(t)). Bounded: one walk back for each arrival's address
     (at most :data:`MAX_ARRIVALS` of them), and for each register on the way with 2 to 8
-    writers, one look at each such branch."""
+    writers, one look at each such branch (at most :data:`MAX_SPLIT_LOOKS` in all)."""
     arrivals = [a for a, op in enumerate(opcodes) if MB_ARRIVE.match(op) and not split[a]]
     if len(arrivals) > MAX_ARRIVALS:
         raise _too_large(f"{len(arrivals)} mbarrier arrivals, more than the {MAX_ARRIVALS} "
@@ -2235,10 +2247,16 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
     maps = _writers_and_reads(instructions, opcodes, scopes)
     writers = maps[0]
     apart: dict[str, list[tuple[int, int]]] = {}   # a register's branches that split its writers
+    looks = 0
     for a in arrivals:
         for r in _walk_back(maps, _address_names(opcodes[a], scopes[a])):
             if r not in apart:
                 w = writers.get(r, ())
+                if 2 <= len(w) <= 8:
+                    looks += len(branches)
+                    if looks > MAX_SPLIT_LOOKS:
+                        raise _too_large("too many branches round the values its arrivals' "
+                                         "barriers come from")
                 apart[r] = [(b, t) for b, t in branches if any(b < x < t for x in w) and any(
                     not b < x < t for x in w)] if 2 <= len(w) <= 8 else []
             if any(not b < a < t for b, t in apart[r]):
@@ -2247,6 +2265,7 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
 
 
 MAX_ARRIVALS = 64   # mbarrier arrivals whose barrier _joined_barriers follows back, at most
+MAX_SPLIT_LOOKS = 1_000_000   # (register, branch) pairs it looks at, at most (about a second)
 
 
 MAX_ORDERING = 4_000_000   # steps up the post-dominator tree, at most (a few seconds)
@@ -2781,7 +2800,8 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
             # the one it follows has the same guard (@p mbarrier.init, @p fence.proxy.async)
             guards = {_guard(instructions, scopes, i) for i in sources}
             blocking = [i for i in anywhere if flow.sure[i] or len(guards) == 1 and
-                        _guard(instructions, scopes, i) in guards - {None}]
+                        _guard(instructions, scopes, i) in guards - {None}
+                        and _written_once(instructions, opcodes, scopes, next(iter(guards))[1])]
             reached = flow.reach(sources, inclusive, stops + blocking if stops else ())
             found = [] if any(reached[i] for i in stops) else [i for i in anywhere if reached[i]]
         else:

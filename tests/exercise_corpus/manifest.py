@@ -1026,3 +1026,16 @@ ANSWERS.update({
     "async_halo/undef_with_a_string_that_says_is_refused.cu": everywhere(
         "is refused: CONV_K belongs to the check's builds"),
 })
+
+# The twenty-fifth red team (2026-12-02). Wrong and passed: the init and the fence each under its
+# inline asm's own predicate, both named p (threadIdx.x == 0 for the init, != 0 for the fence):
+# a guard counts as the init's only for a predicate one instruction alone writes. report() took
+# 47-65 s on an arrival address computed through 7,300 moves beside 5,600 tests of threadIdx.x
+# (_joined_barriers, quadratic): stopped past MAX_SPLIT_LOOKS.
+ANSWERS.update({
+    "bulk/init_fence_under_another_asm_p.cu": everywhere(
+        "thread 0's fence.proxy.async must come after init and before the first bulk copy"),
+    "bulk/arrival_address_through_7300_moves_and_5600_ifs.cu": everywhere(
+        "too large to check (too many branches round the values its arrivals' barriers come "
+        "from)"),
+})
