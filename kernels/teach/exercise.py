@@ -2799,9 +2799,11 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
             # an instruction of this step under a guard that may be false stops no path, unless
             # the one it follows has the same guard (@p mbarrier.init, @p fence.proxy.async)
             guards = {_guard(instructions, scopes, i) for i in sources}
-            blocking = [i for i in anywhere if flow.sure[i] or len(guards) == 1 and
-                        _guard(instructions, scopes, i) in guards - {None}
-                        and _written_once(instructions, opcodes, scopes, next(iter(guards))[1])]
+            if len(guards) != 1 or None in guards or not _written_once(
+                    instructions, opcodes, scopes, next(iter(guards))[1]):
+                guards = set()   # no one guard that all of them share, set once
+            blocking = [i for i in anywhere
+                        if flow.sure[i] or _guard(instructions, scopes, i) in guards]
             reached = flow.reach(sources, inclusive, stops + blocking if stops else ())
             found = [] if any(reached[i] for i in stops) else [i for i in anywhere if reached[i]]
         else:
