@@ -1000,7 +1000,7 @@ ANSWERS.update({
 # inline-PTX brx.idx over a .branchtargets table after the barrier (the flow took every brx.idx
 # to any label, from the function's first line): it goes to its table's labels now. A #pragma
 # whose text holds " is refused: " got an English Korean verdict: the rule tries its longest
-# split too.
+# split too. (The two right answers' GPU verdicts are predicted: no device time was left.)
 ANSWERS.update({
     "async_halo/ok_brx_idx_table_after_the_barrier.cu": RIGHT,
     "bulk/ok_brx_idx_table_after_the_wait.cu": BULK_RIGHT,
@@ -1042,7 +1042,7 @@ ANSWERS.update({
 
 # The twenty-sixth red team (2026-12-02) found no wrong answer that passes and no right one
 # refused. The guard rule took 51 s on 3,000 fences under the init's own asm predicate (right):
-# it looks the predicate up once now.
+# it looks the predicate up once now. (Its GPU verdict is predicted: no device time was left.)
 ANSWERS.update({
     "bulk/ok_init_and_3000_fences_under_one_asm_guard.cu": BULK_RIGHT,
 })
