@@ -770,6 +770,19 @@ def test_which_threads_run_is_found_in_linear_time():
     assert found[copy] and not found["mov.u32 %r1, %tid.x"] and not found["ret"]
 
 
+def test_the_static_checks_stop_at_the_deadline():
+    """Past the check's deadline, between its steps and rules: too large to check, not a verdict
+    that comes after the time report() promises."""
+    ex = exercise.get("async_halo")
+    instructions = exercise._kernel_instructions(
+        f"{KERNEL.replace(' k(', ' conv1d_async_halo(')} {{ mov.u32 %r1, %tid.x; "
+        "cp.async.ca.shared.global [%r1], [%rd1], 4, 4; cp.async.wait_all; bar.sync 0; "
+        "ld.shared.f32 %f1, [%r1]; ret; }", ex.kernel)
+    exercise._check_structure(instructions, ex.steps, deadline=exercise.Deadline(30))
+    with pytest.raises(exercise.TooLarge, match="its checks take too long"):
+        exercise._check_structure(instructions, ex.steps, deadline=exercise.Deadline(-1))
+
+
 def test_the_control_flow_is_walked_in_linear_time():
     """Blocks nested 20,000 deep, 100,000 branches and labels in a loop, an indirect branch (to
     any label of its function, E too): each walk once over them, well under a few seconds."""

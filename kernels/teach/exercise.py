@@ -2338,8 +2338,8 @@ def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes:
     a varying index: to the labels of its table, or, without one, to its function's first
     line and from there to any label, so all that line decides is), or on a branch that is
     itself so decided: a branch's successors up the post-dominator tree to the branch's own
-    post-dominator (Ferrante, Ottenstein and Warren). Linear: each instruction is marked once, the stretches of the tree
-    already marked skipped (union-find)."""
+    post-dominator (Ferrante, Ottenstein and Warren). Linear: each instruction is marked once,
+    the stretches of the tree already marked skipped (union-find)."""
     ipdom = _post_dominators(flow)
     n = flow.size
     parent = [p if 0 <= p < n else -1 for p in ipdom]   # the end and the no-exit roots: -1
@@ -2421,8 +2421,8 @@ def _copied_by_all(instructions: list[str], opcodes: list[str], flow: "_Flow",
     """A copy every thread makes into the same shared cells (its index; None if none): a copy
     into shared memory (cp.async of any kind) that runs, to an address computed from nothing
     that differs between the threads (:func:`_varying`), with no such guard, that no branch on
-    such a value decides (:func:`_decided`): ``for (int j = 0; j < CONV_BUF; ++j)`` with no threadIdx.x
-    (thread 0's copy of the whole tile is decided by its branch)."""
+    such a value decides (:func:`_decided`): ``for (int j = 0; j < CONV_BUF; ++j)`` with no
+    threadIdx.x (thread 0's copy of the whole tile is decided by its branch)."""
     same = [i for i, op in enumerate(opcodes) if flow.issued[i] and SHARED_COPY.match(op)
             and not _guarded_by(instructions, scopes, varying, i)
             and not _address_names(op, scopes[i]) & varying]
@@ -2707,7 +2707,8 @@ RELAXED = re.compile(r"mbarrier\.(?:(?:try|test)_wait|arrive)(?:\.[\w:]+)*?\.rel
 
 
 def _check_structure(instructions: list[str], steps: tuple[Step, ...],
-                     threads: int = BLOCK_THREADS) -> dict[str, str]:
+                     threads: int = BLOCK_THREADS, deadline: Deadline | None = None
+                     ) -> dict[str, str]:
     """Each step's instruction where it belongs along the kernel's control flow
     (:class:`_Flow`): one that a path from one of step ``after`` reaches (or that is one, for
     ``at_or_after``), through none of step ``before``, or in the loops around those of step
@@ -2715,7 +2716,12 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     (:func:`_unready_read`). Only instructions that run count (dead code is no copy, wait or
     barrier), an mbarrier wait only inside a short loop (one try_wait may return false), and a
     barrier only if it counts the whole block (:func:`_counted_barriers`). Returns each step's
-    first instruction."""
+    first instruction. Past the check's ``deadline`` (looked at between steps and rules), too
+    large to check."""
+
+    def in_time() -> None:
+        if deadline is not None and deadline.expired():
+            raise _too_large("its checks take too long")
     opcodes = [_opcode_and_rest(i) for i in instructions]
     relaxed = next((op for op in opcodes if RELAXED.match(op)), None)
     if relaxed:
@@ -2768,6 +2774,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
                      and (arrived[i] or step.pattern not in (CP_WAIT, CP_WAIT_ALL, CP_WAIT_ONE)))]
 
     for step in steps:
+        in_time()
         if step.ready:
             waits, barriers = (where(by_name[name]) for name in step.ready)
             early = _unready_read(opcodes, flow, waits, barriers, step.fresh, other)
@@ -2827,13 +2834,16 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
         raise ExerciseError(step.missing + (
             f" (The PTX lists {opcodes[dead[0]].split()[0]}, but no path from the kernel's entry "
             "runs it: a branch jumps over it, or its predicate is always false.)" if dead else ""))
+    in_time()
     if (copy := _copied_by_all(instructions, opcodes, flow, scopes, varying)) is not None:
         axes = any(PTX_OTHER_AXES.search(op) for op in opcodes)
         raise ExerciseError((_BULK_BY_ALL if BULK.match(opcodes[copy]) else _COPIED_BY_ALL)
                             + (_ONE_DIMENSIONAL if axes else ""))
+    in_time()
     if _unordered_store(instructions, opcodes, flow, counted, looped, scopes, split,
                         by_array="barrier" not in by_name):
         raise ExerciseError(_UNORDERED_STORE)
+    in_time()
     if "release" in by_name and _partial_release(instructions, opcodes, flow, scopes, other,
                                                  varying, split):
         raise ExerciseError(_PARTIAL_RELEASE)
@@ -2963,7 +2973,7 @@ def _check_other_size(ptx: bytes, ex: Exercise, case: Case | LearnerBuild,
     refused."""
     try:
         instructions = _kernel_instructions(ptx.decode("utf-8", "replace"), ex.kernel, deadline)
-        _check_structure(instructions, ex.steps, case.threads)
+        _check_structure(instructions, ex.steps, case.threads, deadline)
         _check_jitter(instructions, ex)
     except TooLarge:
         raise
@@ -3249,7 +3259,7 @@ def _check(src, name) -> tuple[bool, str]:
         [(stressed, _), (ptx2, _)] = _compile_many(src, ex, [stress, second], folder, deadline)
         instructions = _kernel_instructions(stressed.decode("utf-8", "replace"), ex.kernel,
                                             deadline)
-        found = _check_structure(instructions, ex.steps)
+        found = _check_structure(instructions, ex.steps, deadline=deadline)
         _check_jitter(instructions, ex)
         _check_other_size(ptx2, ex, other, deadline)
         summary = ex.summary

@@ -143,6 +143,7 @@ TOO_LARGE = table(
     R("more than {n:d} calls of its functions", "함수 호출이 {n}번을 넘습니다"),
     R("its functions take too long to follow", "함수를 따라가는 데 너무 오래 걸립니다"),
     R("its loops nest too deep to follow", "루프가 너무 깊이 중첩되어 따라갈 수 없습니다"),
+    R("its checks take too long", "검사가 너무 오래 걸립니다"),
     R("too many branches round the values its arrivals' barriers come from",
       "도착이 가리키는 배리어의 주소가 나오는 값 주변에 분기가 너무 많습니다"),
     R("{n:d} mbarrier waits, more than the {m:d} it reads",
