@@ -770,6 +770,17 @@ def test_which_threads_run_is_found_in_linear_time():
     assert found[copy] and not found["mov.u32 %r1, %tid.x"] and not found["ret"]
 
 
+@pytest.mark.parametrize("name", MANIFEST["SLOW_STATIC"])
+def test_answers_that_made_a_check_quadratic_take_seconds(name):
+    """The twenty-seventh red team's answers (dead code that made one pass quadratic, 40-57 s):
+    with their compiles cached, the check takes seconds."""
+    src = (CORPUS / name).read_text()
+    exercise.report(src, _exercise_of(name))   # the compiles, cached on disk
+    started = time.perf_counter()
+    exercise.report(src, _exercise_of(name))
+    assert time.perf_counter() - started < 15
+
+
 def test_the_static_checks_stop_at_the_deadline():
     """Past the check's deadline, between its steps and rules: too large to check, not a verdict
     that comes after the time report() promises."""

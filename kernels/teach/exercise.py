@@ -1645,14 +1645,16 @@ def _retry_loops(instructions: list[str], opcodes: list[str], flow: _Flow) -> by
         """Whether the loop round the wait at ``i`` (up to its first branch back to it, and a
         little past) has a way out while the phase has not completed that goes on to read
         shared memory with no other try on the way: ``for (tries = 0; !done && tries < 1 <<
-        20; ++tries)`` reads on after its last try. The loop is followed with the wait's result false: what that makes
-        certain (a selp of it, a setp on that, predicate logic) decides its branches."""
+        20; ++tries)`` reads on after its last try. The loop is followed with the wait's result
+        false: what that makes certain (a selp of it, a setp on that, predicate logic) decides
+        its branches. Within :data:`RETRY_LOOP` of the wait either way: linear."""
         result = PTX_OPERAND.match(opcodes[i])
-        end = next((j for j in range(i, min(i + RETRY_LOOP, len(opcodes)))
-                    if any(t <= i for t in flow.successors[j] if t != j + 1)), None)
+        def back(j: int) -> list[int]:   # a branch back to the wait's short loop, not further
+            return [t for t in flow.successors[j] if t != j + 1 and i - RETRY_LOOP <= t <= i]
+        end = next((j for j in range(i, min(i + RETRY_LOOP, len(opcodes))) if back(j)), None)
         if not result or end is None:
             return False
-        start = min(t for t in flow.successors[end] if t <= i)
+        start = min(back(end))
         # followed a little past the loop too: a library's timed spin leaves its own loop for
         # a test of the result that goes back to the learner's loop round it
         reach = min(i + 2 * RETRY_LOOP, len(opcodes) - 1)
@@ -2211,11 +2213,17 @@ def _partial_release(instructions: list[str], opcodes: list[str], flow: "_Flow",
     # a branch on such a value that jumps over an arrival, reached from a read it does not
     # jump over too (``if (tid < TILE / 4) { wait; read; arrive; }`` skips all or nothing):
     # one walk back from each, at most MAX_SKIPS of them (more: refused, as if each did)
-    jumps = [(b, t) for b, op in enumerate(opcodes) if unsynced[b] and PTX_BRANCH.match(op)
-             and guard(b) for t in flow.successors[b] if t > b + 1
-             and any(b < a < t and unsynced[a] for a in arrivals)]
-    if len(jumps) > MAX_SKIPS:
-        return True
+    live = [a for a in arrivals if unsynced[a]]   # sorted: an arrival over (b, t) by bisection
+
+    def over(b: int, t: int) -> bool:
+        k = bisect.bisect_right(live, b)
+        return k < len(live) and live[k] < t
+    jumps = []
+    for b, op in enumerate(opcodes):
+        if unsynced[b] and PTX_BRANCH.match(op) and guard(b):
+            jumps += [(b, t) for t in flow.successors[b] if t > b + 1 and over(b, t)]
+            if len(jumps) > MAX_SKIPS:
+                return True
     for b, t in jumps:
         back = flow.reach_back([b], stops=syncs)
         if any(back[r] and not b < r < t and flow.issued[r] and not other[r]
@@ -2478,8 +2486,11 @@ def _skipped_commit(instructions: list[str], opcodes: list[str], flow: "_Flow",
     # fewer), one of nine waits (0 to 8) side by side
     waits = _in_loop(opcodes, flow, loops, CP_WAIT_GROUP)
     counts = {i: int(CP_WAIT_GROUP.match(opcodes[i])[1]) for i in waits}
-    partial = [i for i in waits if counts[i] > 0 and not CHOICES <= {
-        counts[j] for j in waits if abs(j - i) <= CHOICE_SPAN}]
+    def near(i: int) -> set[int]:   # the waits within CHOICE_SPAN of i (waits are sorted)
+        lo, hi = (bisect.bisect_left(waits, i - CHOICE_SPAN),
+                  bisect.bisect_right(waits, i + CHOICE_SPAN))
+        return {counts[j] for j in waits[lo:hi]}
+    partial = [i for i in waits if counts[i] > 0 and not CHOICES <= near(i)]
     if not partial:
         return False
     guards = [_register(g[2], scope) if (g := PTX_GUARD.match(text)) else None
