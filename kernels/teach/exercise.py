@@ -2267,6 +2267,10 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
                                          "barriers come from")
                 apart[r] = [(b, t) for b, t in branches if any(b < x < t for x in w) and any(
                     not b < x < t for x in w)] if 2 <= len(w) <= 8 else []
+            looks += len(apart[r])   # the same look again, for this arrival
+            if looks > MAX_SPLIT_LOOKS:
+                raise _too_large("too many branches round the values its arrivals' "
+                                 "barriers come from")
             if any(not b < a < t for b, t in apart[r]):
                 split[a] = 1
                 break
@@ -2733,6 +2737,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
     def in_time() -> None:
         if deadline is not None and deadline.expired():
             raise _too_large("its checks take too long")
+    in_time()   # the second build's checks start only within the time left
     opcodes = [_opcode_and_rest(i) for i in instructions]
     relaxed = next((op for op in opcodes if RELAXED.match(op)), None)
     if relaxed:
@@ -2759,6 +2764,7 @@ def _check_structure(instructions: list[str], steps: tuple[Step, ...],
                       for i, op in enumerate(opcodes))
     if any(MB_ARRIVE.match(op) for op in opcodes):
         _joined_barriers(instructions, opcodes, flow, scopes, varying, split)
+    in_time()
     looped = _retry_loops(instructions, opcodes, flow)   # the mbarrier waits that wait
     placed: dict[str, list[int]] = {}
     around: dict[str, bytearray] = {}

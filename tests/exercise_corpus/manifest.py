@@ -1061,3 +1061,9 @@ ANSWERS.update({
     "double_buffer/ok_44000_dead_wait_groups.cu": RIGHT,
     "warp_specialized/ok_1900_dead_retry_loops_with_far_exits.cu": BULK_RIGHT,
 })
+
+# The twenty-eighth red team (2026-12-02) found no answer that breaks the bar (a wrong one passed,
+# a right one refused, report() past 35 s, raising, or a garbled Korean verdict) in its search for
+# slow passes; two near-finds, taken up: _joined_barriers's look again for each arrival was not
+# counted against MAX_SPLIT_LOOKS (64 times the work: 10 s), and the second build's first passes
+# ran before the deadline was looked at (32.5 s in all).
