@@ -1349,8 +1349,8 @@ class _Flow:
     immediates or a mov of one makes ``p`` certain: in its basic block, or in every block that
     leads into it (only forward: a label that a later branch names starts afresh); an
     indirect ``brx.idx`` may go to the labels of its ``.branchtargets`` table, without one to any
-    label of its function. ``ret`` returns past the end of the
-    function's body (in the kernel: the end), ``exit`` and ``trap`` end the path. An
+    label of its function. ``ret`` returns past the end of the function's body (in the kernel:
+    the end), ``exit`` and ``trap`` end the path. An
     instruction runs if a path from the entry reaches it and its guard is not certainly
     false (``issued``); it surely runs where reached if it has no guard or one certainly true
     (``sure``). Every walk here is linear in the number of instructions."""
@@ -2263,14 +2263,12 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
                 if 2 <= len(w) <= 8:
                     looks += len(branches)
                     if looks > MAX_SPLIT_LOOKS:
-                        raise _too_large("too many branches round the values its arrivals' "
-                                         "barriers come from")
+                        raise _too_large(MANY_SPLITS)
                 apart[r] = [(b, t) for b, t in branches if any(b < x < t for x in w) and any(
                     not b < x < t for x in w)] if 2 <= len(w) <= 8 else []
             looks += len(apart[r])   # the same look again, for this arrival
             if looks > MAX_SPLIT_LOOKS:
-                raise _too_large("too many branches round the values its arrivals' "
-                                 "barriers come from")
+                raise _too_large(MANY_SPLITS)
             if any(not b < a < t for b, t in apart[r]):
                 split[a] = 1
                 break
@@ -2278,6 +2276,7 @@ def _joined_barriers(instructions: list[str], opcodes: list[str], flow: "_Flow",
 
 MAX_ARRIVALS = 64   # mbarrier arrivals whose barrier _joined_barriers follows back, at most
 MAX_SPLIT_LOOKS = 1_000_000   # (register, branch) pairs it looks at, at most (about a second)
+MANY_SPLITS = "too many branches round the values its arrivals' barriers come from"
 
 
 MAX_ORDERING = 4_000_000   # steps up the post-dominator tree, at most (a few seconds)
