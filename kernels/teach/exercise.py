@@ -2030,8 +2030,8 @@ def _written_once(instructions: list[str], opcodes: list[str], scopes: list[int]
 def _guarded_by(instructions: list[str], scopes: list[int], registers: set[str],
                 i: int) -> bool:
     """Whether instruction ``i``'s guard (``@p``) is one of ``registers``."""
-    g = PTX_GUARD.match(instructions[i])
-    return bool(g and _register(g[2], scopes[i]) in registers)
+    g = _guard(instructions, scopes, i)
+    return bool(g and g[1] in registers)
 
 
 def _spread(instructions: list[str], opcodes: list[str], seeded, common: bool = False,
@@ -2384,17 +2384,23 @@ def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes:
 
     out = bytearray(n)
 
-    def decides(b: int) -> bool:
-        if not (PTX_BRANCH.match(opcodes[b]) or PTX_RET.match(opcodes[b])
-                or PTX_END.match(opcodes[b]) or PTX_BRX.match(opcodes[b])):
-            return False
+    def chooses(b: int) -> bool:   # may go more than one way: a guarded bra, ret or exit, brx
+        op = opcodes[b]
+        return bool(PTX_BRX.match(op) or PTX_GUARD.match(instructions[b]) and (
+            PTX_BRANCH.match(op) or PTX_RET.match(op) or PTX_END.match(op)))
+
+    def varies(b: int) -> bool:    # on a value that differs between the threads
         return _guarded_by(instructions, scopes, varying, b) or bool(
             PTX_BRX.match(opcodes[b]) and {_register(o, scopes[b]) for o in
                                            PTX_OPERANDS.findall(" " + opcodes[b])} & varying)
-    work = [b for b in range(n) if flow.issued[b] and decides(b)]
-    # an indirect branch with no table goes to its function's first line, and on to any label
-    work += [s for b in work if PTX_BRX.match(opcodes[b]) for s in flow.successors[b]
-             if PTX_BODY.match(instructions[s])]
+
+    def pushed_with(b: int) -> list[int]:
+        # an indirect branch with no table goes to its function's first line, and on to any
+        # label: that line decides as it does
+        return [b, *(j for j in flow.successors[b] if PTX_BRX.match(opcodes[b])
+                     and PTX_BODY.match(instructions[j]))]
+    work = [c for b in range(n) if flow.issued[b] and chooses(b) and varies(b)
+            for c in pushed_with(b)]
     pushed = set(work)
     while work:
         b = work.pop()
@@ -2410,16 +2416,7 @@ def _decided(instructions: list[str], opcodes: list[str], flow: "_Flow", scopes:
             while runner >= 0 and depth[runner] > floor:
                 out[runner] = 1
                 skip[runner] = parent[runner] if parent[runner] >= 0 else -1
-                if PTX_BRX.match(opcodes[runner]):   # decided, so is where it goes
-                    chosen = [runner, *(j for j in flow.successors[runner]
-                                        if PTX_BODY.match(instructions[j]))]
-                elif PTX_GUARD.match(instructions[runner]) and (
-                        PTX_BRANCH.match(opcodes[runner]) or PTX_RET.match(opcodes[runner])
-                        or PTX_END.match(opcodes[runner])):
-                    chosen = [runner]
-                else:
-                    chosen = []
-                for c in chosen:
+                for c in pushed_with(runner) if chooses(runner) else ():   # decided: its way too
                     if c not in pushed:
                         pushed.add(c)
                         work.append(c)
