@@ -247,7 +247,8 @@ def test_page_renders_in_chromium(site, browser, page):
 def test_korean_search_finds_a_word_in_its_inflected_forms_and_headings_have_anchors(site, browser):
     """The Korean edition's search (book/_ext/korean.py) finds, for "헤일로", the pages that write
     it with a particle only ("헤일로는", "헤일로가") as well as those that write it bare; every
-    Korean heading's section has an anchor made of its words, not only docutils' id1, id2, …"""
+    Korean heading's section has an anchor made of its words, not only docutils' id1, id2, …,
+    and a hidden output's toggle is in Korean."""
     pg = browser.new_page()
     pg.goto(f"{site}/ko/search.html?q=" + urllib.parse.quote("헤일로"), wait_until="load")
     pg.wait_for_selector("ul.search li", timeout=20000)
@@ -261,6 +262,7 @@ def test_korean_search_finds_a_word_in_its_inflected_forms_and_headings_have_anc
         html_text = (HTML / f"{p}.html").read_text(encoding="utf-8")
         ids = re.findall(r'<section[^>]* id="([^"]+)"', html_text)
         assert ids and not [i for i in ids if re.fullmatch(r"id\d+", i)], (p, ids)
+        assert "Show code cell" not in html_text and "Hide code cell" not in html_text, p
 
 
 def test_a_cpu_execution_marks_the_notebook_a_draft(tmp_path, monkeypatch):

@@ -277,8 +277,8 @@ SUMMARY = table(
       "loads, and arrives on one after them (which barrier and which parity each wait names, only "
       "a run shows)",
       "sm_{a}용 PTX가 mbarrier를 초기화하고 펜스를 두며, 기다릴 바이트 수와 함께 cp.async.bulk를 "
-      "발행하고, 프로듀서의 루프 안에서 그리고 계산의 공유 메모리 로드 앞에서 mbarrier에서 "
-      "기다리며, 로드 뒤에는 mbarrier에 도착합니다(각 대기가 어느 배리어의 어느 패리티를 "
+      "발행하고, 프로듀서의 루프 안과 계산의 공유 메모리 로드 앞에서 mbarrier를 기다리며, "
+      "그 로드 뒤에는 mbarrier에 도착합니다(각 대기가 어느 배리어의 어느 패리티를 "
       "가리키는지는 실행해 봐야 알 수 있습니다)"),
 )
 

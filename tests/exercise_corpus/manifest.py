@@ -1035,7 +1035,7 @@ ANSWERS.update({
 ANSWERS.update({
     "bulk/init_fence_under_another_asm_p.cu": everywhere(
         "thread 0's fence.proxy.async must come after init and before the first bulk copy"),
-    "bulk/arrival_address_through_7300_moves_and_5600_ifs.cu": everywhere(
+    "bulk/arrival_address_through_2400_moves_and_1900_ifs.cu": everywhere(
         "too large to check (too many branches round the values its arrivals' barriers come "
         "from)"),
 })
@@ -1067,3 +1067,22 @@ ANSWERS.update({
 # slow passes; two near-finds, taken up: _joined_barriers's look again for each arrival was not
 # counted against MAX_SPLIT_LOOKS (64 times the work: 10 s), and the second build's first passes
 # ran before the deadline was looked at (32.5 s in all).
+
+# The whole corpus on the H200 (2026-12-02, checker as of c8b8116, 454 answers): every verdict
+# as filed, those "predicted" above included. It took three runs: 12 answers at a time in one
+# process ran past 540 s (392 done), and five answers whose checks take seconds (three right,
+# two refused for a limit) got another limit's verdict (did not compile within 30 s; did not
+# finish within 5 s); the other 62 and those five, 8 at a time, left four right answers over the
+# check's deadline (its checks take too long); those four, each in a
+# process of its own (as tests/test_exercise.py runs them now), PASSED. The arrival-address answer
+# below ran at its old sizes (7,300 and 5,600); cut since, it is refused before any run, as
+# without a GPU.
+# Answers whose check takes seconds on its own (their compiles, or the walk of their PTX): the
+# corpus's runners check them alone before the others (tests/test_exercise_ko.py), or first
+# (tests/test_exercise.py, on a GPU), so that under load a verdict that names one limit does not
+# become another limit's. arrival_address_through_2400_moves_and_1900_ifs.cu was 7,300 and 5,600
+# (the twenty-fifth team's): its compile took 26 s of the 30 on two cores.
+HEAVY = {*SLOW_STATIC, "bulk/loops_nested_2048_deep.cu",
+         "bulk/arrival_address_through_2400_moves_and_1900_ifs.cu",
+         "async_halo/unread_test_waits_10000.cu", "async_halo/ok_2e15_long_labels_in_one_asm.cu",
+         "async_halo/ok_deep_call_chain.cu"}
