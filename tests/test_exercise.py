@@ -5,6 +5,7 @@ expects, with and without a GPU."""
 
 import concurrent.futures
 import json
+import multiprocessing
 import os
 import runpy
 import shutil
@@ -256,7 +257,6 @@ def _gpu_verdict(name: str) -> str:
     pytest-xdist. With EXERCISE_GPU_ANSWERS (a file naming answers, one a line), those only: the
     others skip."""
     if not _GPU_VERDICTS:
-        import multiprocessing
         pool = concurrent.futures.ProcessPoolExecutor(
             int(os.environ.get("EXERCISE_GPU_WORKERS", 4)),
             mp_context=multiprocessing.get_context("spawn"),   # no CUDA state is inherited

@@ -433,6 +433,11 @@ def test_korean_config_matches_the_english_one():
         == ("ko", "..")
     for key in ("html_show_copyright", "nb_merge_streams", "html_context"):
         assert ko["sphinx"]["config"][key] == en["sphinx"]["config"][key], key
+    # the Korean toggle of a hidden part names the output: no cell may hide anything else
+    hidden = {t for path, _ in PAIRS for c in nbformat.read(path, as_version=4).cells
+              for t in c.metadata.get("tags", []) if t.startswith("hide-")}
+    assert hidden <= {"hide-output"}, hidden
+    assert "출력" in ko["sphinx"]["config"]["nb_code_prompt_show"]
 
 
 # --- nothing lost: a translation no cell uses is kept, and comes back --------------------------

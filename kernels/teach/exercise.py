@@ -1350,10 +1350,10 @@ class _Flow:
     leads into it (only forward: a label that a later branch names starts afresh); an
     indirect ``brx.idx`` may go to the labels of its ``.branchtargets`` table, without one to any
     label of its function. ``ret`` returns past the end of the function's body (in the kernel:
-    the end), ``exit`` and ``trap`` end the path. An
-    instruction runs if a path from the entry reaches it and its guard is not certainly
-    false (``issued``); it surely runs where reached if it has no guard or one certainly true
-    (``sure``). Every walk here is linear in the number of instructions."""
+    the end), ``exit`` and ``trap`` end the path. An instruction runs if a path from the entry
+    reaches it and its guard is not certainly false (``issued``); it surely runs where reached
+    if it has no guard or one certainly true (``sure``). Every walk here is linear in the number
+    of instructions."""
 
     def __init__(self, instructions: list[str]):
         n = len(instructions)

@@ -277,8 +277,8 @@ SUMMARY = table(
       "loads, and arrives on one after them (which barrier and which parity each wait names, only "
       "a run shows)",
       "sm_{a}용 PTX가 mbarrier를 초기화하고 펜스를 두며, 기다릴 바이트 수와 함께 cp.async.bulk를 "
-      "발행하고, 프로듀서의 루프 안과 계산의 공유 메모리 로드 앞에서 mbarrier를 기다리며, "
-      "그 로드 뒤에는 mbarrier에 도착합니다(각 대기가 어느 배리어의 어느 패리티를 "
+      "발행하고, 프로듀서의 루프 안에서, 그리고 계산 워프의 공유 메모리 로드들 앞에서 mbarrier를 "
+      "기다리며, 그 로드들 뒤에는 mbarrier에 도착합니다(각 대기가 어느 배리어의 어느 패리티를 "
       "가리키는지는 실행해 봐야 알 수 있습니다)"),
 )
 
@@ -309,22 +309,22 @@ CLAUSES = table(
       "each copy takes microseconds to land, so a wait that returns before the copies the "
       "compute reads have landed shows up as wrong outputs)",
       "입력을 호스트 메모리에 두어도 출력이 올바릅니다(n={n}, 스테이지 {s}개에서 런치 {l}번: "
-      "호스트 메모리에서는 복사 하나가 도착하는 데 수 마이크로초가 걸려, 계산이 읽을 복사가 "
-      "도착하기 전에 반환하는 대기는 틀린 출력으로 드러납니다)."),
+      "호스트 메모리에서는 복사 하나가 도착하는 데 수 마이크로초가 걸려, 계산이 읽을 데이터의 "
+      "복사가 도착하기 전에 반환하는 대기는 틀린 출력으로 드러납니다)."),
     R("correct with its input in host memory too ({l:d} launches at n={n:d}: there each copy "
       "takes microseconds to land, so a wait that returns before the copies the compute reads "
       "have landed shows up as wrong outputs)",
       "입력을 호스트 메모리에 두어도 출력이 올바릅니다(n={n}에서 런치 {l}번: 호스트 메모리에서는 "
-      "복사 하나가 도착하는 데 수 마이크로초가 걸려, 계산이 읽을 복사가 도착하기 전에 반환하는 "
-      "대기는 틀린 출력으로 드러납니다)."),
+      "복사 하나가 도착하는 데 수 마이크로초가 걸려, 계산이 읽을 데이터의 복사가 도착하기 전에 "
+      "반환하는 대기는 틀린 출력으로 드러납니다)."),
     R("not run with its input in host memory: on sm_{a:d} the copies are synchronous, so no wait "
       "can return before they land (a wait that would shows only on sm_{b:d} or newer)",
       "입력을 호스트 메모리에 둔 실행은 하지 않았습니다. sm_{a}에서는 복사가 동기식이어서 복사가 "
       "도착하기 전에 반환하는 대기가 있을 수 없습니다(그런 대기는 sm_{b} 이상에서만 드러납니다)."),
     R("not checked: that each of those instructions runs on every path, that the copies feed "
       "the compute, and that one thread alone copies each cell",
-      "검사하지 않은 것도 있습니다. 각 명령어가 모든 경로에서 실행되는지, 복사한 데이터가 실제로 "
-      "계산에 쓰이는지, 각 칸을 한 스레드만 복사하는지는 확인하지 않습니다."),
+      "검사하지 않은 것도 있습니다. 위 명령어가 각각 모든 경로에서 실행되는지, 복사한 데이터가 "
+      "실제로 계산에 쓰이는지, 각 셀을 한 스레드만 복사하는지는 확인하지 않습니다."),
 )
 
 # The messages of a NOT YET verdict: exercise.py's ExerciseError texts ----------------------------
@@ -417,9 +417,9 @@ STEP_MESSAGES = [
       "threads): the tile is copied once per thread, and the threads' copies into each cell "
       "race; give each thread its own cells (for (int j = threadIdx.x; j < CONV_BUF; j += "
       "CONV_THREADS)), or let one thread make the copy.{axes:any}",
-      "모든 스레드가 같은 공유 메모리 칸을 복사합니다(PTX에 모든 스레드가 같은 주소로 하는 공유 "
+      "모든 스레드가 같은 공유 메모리 셀을 복사합니다(PTX에 모든 스레드가 같은 주소로 하는 공유 "
       "메모리 복사가 있고, 그 주소는 스레드마다 다른 값에 기대지 않습니다). 타일이 스레드 수만큼 "
-      "복사되고, 같은 칸으로의 복사끼리 경합합니다. 스레드마다 제 칸을 맡기거나(j를 threadIdx.x에서 "
+      "복사되고, 같은 셀로의 복사끼리 경합합니다. 스레드마다 제 셀을 맡기거나(j를 threadIdx.x에서 "
       "시작해 CONV_THREADS씩 늘리는 루프), 한 스레드만 복사하게 하세요.{axes}",
       axes=ONE_DIMENSIONAL),
     R("every thread issues the bulk copy (in the PTX, a cp.async.bulk that every thread runs, "
