@@ -11,6 +11,9 @@ GPU_TEST_TIMEOUT_S = 120   # a deadlock costs two minutes; a test that needs mor
 
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if {"browser", "site"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
     if kernels.gpu_available():
         for item in items:
             if "gpu" in item.keywords and item.get_closest_marker("timeout") is None:

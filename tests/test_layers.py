@@ -58,7 +58,7 @@ GRAPH = {name: imports(name) for name in MODULES}
 def test_every_module_sits_on_a_floor():
     for name in MODULES:
         parts = name.split(".")
-        assert len(parts) <= 3 and (len(parts) < 3 or parts[1] in FLOORS), name
+        assert len(parts) < 3 or parts[1] in FLOORS, name   # a floor may hold a folder
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

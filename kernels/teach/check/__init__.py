@@ -1,0 +1,113 @@
+"""The exercises' check: what a learner's kernel gets when its cell runs ``report``.
+
+In order, stopping at the first problem (each a :class:`~.exercises.NotYet`, with the line
+and the fix):
+
+1. the text (:mod:`.source`): no ``// FILL IN`` left, no ``#include`` but the common header
+   and CUDA's own, the skeleton's ``PHASE()`` lines kept, at most 64 KiB;
+2. the build (:mod:`.build`): NVRTC compiles it for the exercise's generation, in a child
+   process with a time limit, with only the common header and libcu++ to include; a compile
+   error is shown on the learner's line;
+3. the PTX (:mod:`.ptx`): what is wrong on every input, read in one pass (no copy, no commit,
+   no wait, a wait that leaves the tile in flight, no barrier after the wait, no init fence,
+   no expect_tx, no release or no fence before it);
+4. the GPU run (:mod:`.run`), the judge, on a GPU that can run the exercise: every
+   configuration, the stress build, and the input in host memory.
+
+Only the GPU run passes an answer. Without one the verdict says what the static checks found
+and which GPU finishes the check.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from ...device import gpu_available
+from ...edition import Text
+from . import ptx, run, source
+from .build import LearnerBuild, compile_ptx
+from .exercises import EXERCISES, NotYet, get, skeleton, solution
+
+__all__ = ["EXERCISES", "report", "skeleton", "solution"]
+
+GPU_NAMES = {75: "T4", 80: "A100", 90: "H100"}
+
+
+def _static(src, ex):
+    src = source.read(src)
+    source.check(src, ex)
+    first = ex.cases[0]
+    build = LearnerBuild(first.tile, first.k, first.threads, f"sm_{ex.arch}", first.stages,
+                         jitter=True, lines=True)   # the stress build: what the GPU runs
+    ptx.check(compile_ptx(src, ex, build), ex)
+    return src
+
+
+def _verdict(src, name: str) -> Text:
+    try:
+        ex = get(name)
+    except (TypeError, ValueError) as exc:
+        return Text(f"NOT CHECKED: {exc}", f"검사 못 함: {exc}")
+    src = _static(src, ex)
+    arch = 0
+    if gpu_available():
+        from ...device import target_arch
+        arch = target_arch()
+    if arch < max(ex.run_arch, 75):
+        where = ("an H100 (sm_90)", "H100(sm_90)") if ex.run_arch else (
+            "a GPU (an A100 or newer copies asynchronously)", "GPU(A100 이상이면 복사가 비동기입니다)")
+        here = (f"this GPU (sm_{arch}) cannot run it", f"이 GPU(sm_{arch})로는 실행할 수 없습니다") \
+            if arch else ("there is no GPU here", "여기에는 GPU가 없습니다")
+        return _not_run(here, where)
+    from ...launch import gpu_target
+    with tempfile.TemporaryDirectory(prefix=f"{ex.key}-check-") as tmp:
+        said = run.run(src, ex, gpu_target("async_halo"), arch, Path(tmp))
+    if said["no_build"]:   # it builds for the exercise's GPU, not for this older one
+        return _not_run((f"this GPU (sm_{arch}) cannot build it: it uses instructions that "
+                         f"need sm_{ex.arch}", f"이 GPU(sm_{arch})용으로는 빌드되지 않습니다. "
+                         f"sm_{ex.arch}이 필요한 명령어를 씁니다"),
+                        ("an A100 (sm_80) or an H100 (sm_90)", "A100(sm_80)이나 H100(sm_90)"))
+    tried = (f"{said['configurations']} configurations, {said['launches']['stress']} launches "
+             "of the stress build")
+    tried_ko = (f"구성 {said['configurations']}가지, 스트레스 빌드 "
+                f"{said['launches']['stress']}회 실행")
+    if said["host"]:
+        return Text(f"PASSED: right outputs on the GPU (sm_{arch}) in {tried}, and "
+                    f"{said['launches']['host']} with its input in host memory, where each copy "
+                    "takes microseconds to land.",
+                    f"통과: GPU(sm_{arch})에서 {tried_ko}, 그리고 복사 하나가 도착하는 데 "
+                    f"몇 마이크로초씩 걸리는 호스트 메모리 입력으로 {said['launches']['host']}회 "
+                    "실행한 출력이 모두 맞았습니다.")
+    if arch < ex.arch:
+        return Text(f"PASSED on sm_{arch}: right outputs in {tried}. Here the copies are "
+                    "synchronous, so a wait in the wrong place cannot show: on an A100 (sm_80) "
+                    "or newer the check also runs it with its copies in flight.",
+                    f"sm_{arch}에서 통과: {tried_ko}의 출력이 모두 맞았습니다. 여기서는 복사가 "
+                    "동기식이라 잘못된 자리의 대기가 드러나지 않습니다. A100(sm_80) 이상에서는 복사가 "
+                    "진행 중인 채로도 실행해 봅니다.")
+    return Text(f"PASSED: right outputs on the GPU (sm_{arch}) in {tried}.",
+                f"통과: GPU(sm_{arch})에서 {tried_ko}의 출력이 모두 맞았습니다.")
+
+
+def _not_run(here: tuple[str, str], where: tuple[str, str]) -> Text:
+    return Text(f"COMPILES, NOT RUN: the static checks find nothing wrong, but only a run "
+                f"judges it and {here[0]}. Open this notebook in Colab on {where[0]} to "
+                "finish the check.",
+                f"컴파일됨, 실행 안 함: 정적 검사에서는 문제를 찾지 못했지만, 판정은 실행만 할 수 "
+                f"있는데 {here[1]}. Colab에서 {where[1]}로 이 노트북을 열어 검사를 마치세요.")
+
+
+def report(src, name: str = "async_halo") -> Text:
+    """The verdict on a learner's kernel ``src`` for exercise ``name``, one paragraph in both
+    languages: ``PASSED``, ``COMPILES, NOT RUN``, ``NOT YET`` (what, where, the fix) or
+    ``NOT CHECKED`` (the check's own fault). Never raises; at most 30 s for the build and
+    90 s for the GPU run."""
+    try:
+        return _verdict(src, name)
+    except NotYet as exc:
+        return Text(f"NOT YET: {exc.text.en}", f"아직 통과 못 함: {exc.text.ko}")
+    except Exception as exc:   # a fault of the check's, not of the answer's
+        what = f"{type(exc).__name__}: {str(exc)[:200]}"
+        return Text(f"NOT CHECKED: the check itself failed ({what}). Please report it.",
+                    f"검사 못 함: 검사 자체가 실패했습니다({what}). 알려 주세요.")

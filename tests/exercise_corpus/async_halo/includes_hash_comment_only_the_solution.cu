@@ -1,2 +1,0 @@
-#/*
-*/include "/work/main/kernels/async_halo.cu"

@@ -1,0 +1,270 @@
+"""The exercises' check (kernels/teach/check): each skeleton is posed in its notebook and gets
+NOT YET, each solution passes, bad arguments get a verdict, and the corpus of learners' answers
+(tests/exercise_corpus/, a folder per exercise) gets the verdicts its manifest expects, with and
+without a GPU (marked slow: one compile per answer)."""
+
+import concurrent.futures
+import multiprocessing
+import os
+import re
+import runpy
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+import kernels
+from kernels.publish import notebooks
+from kernels.teach import check
+from kernels.teach.check import build, exercises, run
+
+POSED = {"async_halo": ("03_async_copy_convolution.ipynb", "my_kernel"),
+         "double_buffer": ("03_async_copy_convolution.ipynb", "my_pipeline"),
+         "bulk": ("04_pipelines_and_bandwidth.ipynb", "my_bulk"),
+         "warp_specialized": ("05_warp_specialization_and_the_bound.ipynb", "my_handoff")}
+CORPUS = Path(__file__).parent / "exercise_corpus"
+MANIFEST = runpy.run_path(str(CORPUS / "manifest.py"))
+ANSWERS = MANIFEST["ANSWERS"]
+SOLUTION = check.solution("async_halo")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+@pytest.fixture
+def no_gpu(monkeypatch):
+    """The check as it runs without a GPU."""
+    monkeypatch.setattr(check, "gpu_available", lambda: False)
+
+
+def both(verdict, en: str, ko: str = "") -> None:
+    """The verdict starts with ``en`` in English and ``ko`` in Korean, and the Korean one is
+    Korean and carries the English one's numbers."""
+    assert verdict.en.startswith(en), verdict.en
+    assert verdict.ko.startswith(ko), verdict.ko
+    assert HANGUL.search(verdict.ko), verdict.ko
+    assert set(re.findall(r"\d+", verdict.en)) <= set(re.findall(r"\d+", verdict.ko)), verdict
+
+
+@pytest.mark.parametrize("name", sorted(check.EXERCISES))
+def test_each_skeleton_is_posed_in_its_notebook_and_checked_there(name):
+    notebook, variable = POSED[name]
+    nb = nbformat.read(notebooks.NOTEBOOK_DIR / notebook, as_version=4)
+    sources = [c.source for c in nb.cells if c.cell_type == "code"]
+    at = sources.index(f'{variable} = r"""\n' + check.skeleton(name) + '"""')
+    assert f'check.report({variable}, "{name}")' in sources[at + 1]
+    assert any(f'check.report(check.solution("{name}"), "{name}")' in s for s in sources[at + 2:])
+    both(check.report(check.skeleton(name), name), "NOT YET: a FILL IN is left, line ",
+         "아직 통과 못 함: FILL IN이 남아 있습니다.")
+
+
+@pytest.mark.parametrize("name", sorted(check.EXERCISES))
+def test_each_solution_passes_the_static_checks(name, no_gpu):
+    both(check.report(check.solution(name), name),
+         "COMPILES, NOT RUN: the static checks find nothing wrong", "컴파일됨, 실행 안 함:")
+
+
+@pytest.mark.parametrize("src, name, said", [
+    (SOLUTION, "bulkk", "NOT CHECKED: unknown name 'bulkk'.*did you mean 'bulk'"),
+    (SOLUTION, None, "NOT CHECKED: name must be a string"),
+    (None, "async_halo", "NOT YET: the answer must be the kernel's source as a string, not "
+                         "NoneType"),
+    (b"\xff\xfe", "async_halo", "NOT YET: the answer is bytes that are not UTF-8"),
+    ("int a;\0" + SOLUTION, "async_halo", "NOT YET: line 1 holds a NUL character"),
+    ("//" + "x" * 70000, "async_halo", "NOT YET: the answer is 70,002 bytes, more than 64 KiB"),
+    (SOLUTION.replace('#include "conv1d_common.cuh"', '#include "../async_halo.cu"'),
+     "async_halo", "NOT YET: an #include the check does not offer, line 7"),
+    (SOLUTION.replace("#include <cuda/pipeline>", "#include </etc/passwd>"), "async_halo",
+     "NOT YET: an #include the check does not offer, line 6"),
+    (SOLUTION.replace("PHASE(2);", ""), "async_halo", "NOT YET: the skeleton's PHASE\\(2\\) line"),
+])
+def test_every_argument_gets_a_verdict(src, name, said, monkeypatch):
+    monkeypatch.setattr(build, "compile_ptx", lambda *a: pytest.fail("it compiled"))
+    verdict = check.report(src, name)
+    assert re.match(said, verdict.en), verdict.en
+    assert HANGUL.search(verdict.ko)
+
+
+def test_text_is_read_as_the_compiler_reads_it(no_gpu):
+    for src in (SOLUTION.encode(), "\ufeff" + SOLUTION, SOLUTION.replace("\n", "\r\n")):
+        assert check.report(src).startswith("COMPILES, NOT RUN")
+
+
+def test_a_compile_error_is_shown_on_the_learners_line(no_gpu):
+    bad = SOLUTION.replace("pipe.consumer_wait();", "pipe.consumer_wait(;")
+    line = bad.split("\n").index("    pipe.consumer_wait(;") + 1
+    both(check.report(bad), f"NOT YET: it does not compile, line {line}: "
+         "`pipe.consumer_wait(;`: expected an expression. Fix that line.")
+    inside = SOLUTION.replace("sizeof(float), pipe)", "cuda::aligned_size_t<3>(4), pipe)")
+    verdict = check.report(inside)
+    assert "alignment must be a power of two" in verdict and "site-packages" not in verdict
+    assert re.match(r"NOT YET: it does not compile, line \d+: `if \(g >= 0", verdict)
+
+
+def test_only_the_common_header_and_libcu_can_be_included(no_gpu):
+    verdict = check.report(SOLUTION.replace("#include <cuda/pipeline>",
+                                            "#include <cuda/pipeline>\n#include <async_halo.cu>"))
+    assert 'cannot open source file "async_halo.cu"' in verdict
+    options = build.LearnerBuild(256, 5, 256, "sm_80").options()
+    includes = [o for o in options if o.startswith("-I")]
+    assert includes[0] == f"-I{build.INCLUDE}" and len(includes) == 2
+    assert sorted(p.name for p in build.private_include().iterdir()) == ["conv1d_common.cuh"]
+
+
+def test_a_compile_or_run_that_takes_too_long_is_stopped(monkeypatch):
+    assert build.run_child(["timeit", "-n1", "import time; time.sleep(30)"], 1) is None
+    monkeypatch.setattr(build, "COMPILE_LIMIT_S", 0.01)
+    fresh = SOLUTION + f"\n// {os.getpid()} {id(monkeypatch)}\n"
+    assert check.report(fresh).startswith("NOT YET: it did not compile within 0.01 s")
+
+
+def test_wrong_outputs_are_named_by_their_place_in_a_tile():
+    x = np.arange(1.0, 9.0)
+    job = dict(n=8, tile=4, k=3, threads=32, stages=None, blocks=2, stress=False, host=False,
+               launches=1)
+    hint = ("Look at the wait.", "대기를 보세요.")
+    assert run.wrong(x.astype(np.float32), x, np.full(8, 1e-6), job, 0, hint) is None
+    y = x.astype(np.float32)
+    y[3] = np.nan
+    en, ko = run.wrong(y, x, np.full(8, 1e-6), job, 0, hint)
+    assert en == ("1 wrong outputs (n=8, tile=4, K=3, 32 threads, 2 blocks); the first, y[3], is "
+                  "never written (NaN), at a tile boundary (i mod tile = 3: it reads the "
+                  "neighbouring tile's cells).")
+    assert "y[3]" in ko and "타일 경계" in ko
+    y[3], y[5] = 4.0, 0.0
+    en, ko = run.wrong(y, x, np.full(8, 1e-6), dict(job, stress=True, launches=8), 2, hint)
+    assert en.startswith("1 wrong outputs (launch 3 of 8 under the stress build, n=8")
+    assert en.endswith("y[5], is 0 where 6 is right, inside a tile (i mod tile = 1). Look at "
+                       "the wait.") and ko.endswith("대기를 보세요.")
+    assert run.where(0, 8, 4, 3)[0].startswith("at an end of the vector")
+
+
+@pytest.mark.parametrize("name", sorted(check.EXERCISES))
+def test_every_case_is_a_launch_the_book_accepts(name):
+    ex = exercises.get(name)
+    for case in (*ex.cases, ex.stress, *((ex.host,) if ex.host else ())):
+        assert case.threads % 32 == 0 and 1 <= case.k <= case.tile and case.grid() >= 1
+        if case.stages:
+            kernels.launch_config(case.n, case.k, case.tile, case.threads, name, case.stages)
+
+
+# The corpus ------------------------------------------------------------------------------------
+
+def _exercise_of(answer: str) -> str:
+    return answer.split("/")[0]
+
+
+def test_the_corpus_and_its_manifest_agree():
+    files = sorted(str(p.relative_to(CORPUS)) for p in CORPUS.glob("*/*.cu"))
+    assert files == sorted(ANSWERS)
+    assert {_exercise_of(a) for a in ANSWERS} == set(check.EXERCISES)
+
+
+GPU_RUN_LIMIT_S = 40   # the corpus's hangs need not take a learner's 90 s each
+
+
+def _worker(gpu: bool) -> None:
+    """A worker's start: no GPU, or a shorter limit for each run on it."""
+    if gpu:
+        run.RUN_LIMIT_S = GPU_RUN_LIMIT_S
+    else:
+        check.gpu_available = lambda: False
+
+
+def _verdict(answer: str):
+    return check.report((CORPUS / answer).read_bytes(), _exercise_of(answer))
+
+
+_VERDICTS: dict = {}
+
+
+def _verdicts(gpu: bool) -> dict:
+    """Every answer's verdict, computed by the first test that asks, a few at a time, each
+    answer in a worker process of its own (spawned: no CUDA state inherited), as a learner's
+    check runs."""
+    if gpu not in _VERDICTS:
+        workers = int(os.environ.get("CHECK_WORKERS", 8 if gpu else os.cpu_count() or 2))
+        pool = concurrent.futures.ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker,
+            initargs=(gpu,))
+        # the answers that hang first, so that their waits overlap the others' work
+        order = sorted(ANSWERS, key=lambda a: (a not in HANGS, a))
+        _VERDICTS[gpu] = {a: pool.submit(_verdict, a) for a in order}
+        pool.shutdown(wait=False)
+    return _VERDICTS[gpu]
+
+
+HANGS = MANIFEST["HANGS"]
+
+
+def _expect(verdict, word: str, fragment: str) -> None:
+    assert verdict.en.startswith(word) and fragment in verdict.en, verdict.en
+    assert HANGUL.search(verdict.ko), verdict.ko
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("answer", sorted(ANSWERS))
+def test_corpus_without_a_gpu(answer):
+    word, fragment, _, _ = ANSWERS[answer]
+    _expect(_verdicts(False)[answer].result(), word, fragment)
+
+
+@pytest.mark.gpu
+@pytest.mark.timeout(1200, method="thread")
+@pytest.mark.parametrize("answer", sorted(ANSWERS))
+def test_corpus_on_the_gpu(answer):
+    from kernels.device import target_arch
+    ex = exercises.get(_exercise_of(answer))
+    word, fragment, gpu_word, gpu_fragment = ANSWERS[answer]
+    if target_arch() >= ex.run_arch:
+        if target_arch() < ex.arch and gpu_word == "NOT YET" and word != "NOT YET":
+            pytest.skip("its mistake shows only where the copies are asynchronous (sm_80+)")
+        word, fragment = gpu_word, gpu_fragment
+    if target_arch() < ex.arch and answer in MANIFEST["SM80_ONLY"]:
+        word, fragment = "COMPILES, NOT RUN", "cannot build it"
+    verdict = _verdicts(True)[answer].result()
+    print(f"{answer}: {verdict.en}")
+    _expect(verdict, word, fragment)
+
+
+# What the compiler may open --------------------------------------------------------------------
+
+STRACE = shutil.which("strace")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not STRACE, reason="needs strace (apt-get install strace)")
+def test_the_compiler_opens_no_file_but_the_headers(tmp_path):
+    """A check under strace: the compiling process opens nothing but libcu++'s headers, the
+    private copy of the common header, the cache and the libraries NVRTC loads."""
+    from kernels.compile import include_dirs
+    libcudacxx = next(d for d in include_dirs() if "libcudacxx" in d)
+    script = ("from kernels.teach import check\ncheck.gpu_available = lambda: False\n"
+              f"print(check.report(check.solution('bulk') + '\\n#include <cuda/barrier>\\n', "
+              "'bulk'))\n")
+    log, cache = tmp_path / "strace.log", tmp_path / "cache"
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache),
+           "PYTHONPATH": str(Path(kernels.__file__).parent.parent)}
+    done = subprocess.run([STRACE, "-f", "-qq", "-o", str(log), "-e", "trace=execve,openat",
+                           sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.stdout.startswith("COMPILES, NOT RUN"), done.stdout + done.stderr
+    compiler, opened = None, []
+    for line in log.read_text().splitlines():
+        m = re.match(r"(\d+)\s+(\w+)\((?:AT_FDCWD, )?\"([^\"]*)\"", line)
+        if not m:
+            continue
+        pid, call, path = m.groups()
+        if call == "execve" and "kernels.teach.check.build" in line:
+            compiler = pid
+        elif pid == compiler and path.endswith(".job"):
+            opened = []   # its imports are done: from here on, NVRTC
+        elif pid == compiler:
+            opened.append(path)
+    assert compiler and opened
+    for path in opened:
+        assert (path.startswith((libcudacxx + "/", str(cache) + "/", "/etc/ld.so.cache"))
+                or not path.startswith("/") and ".." not in path   # the private folder
+                or re.search(r"/lib(nvrtc|cuda)[\w.-]*\.so[\d.]*$", path)), path
