@@ -75,7 +75,8 @@ __device__ __forceinline__ void bulk_copy(float* dst, const float* src, unsigned
 // chunk of the tile's span inside the vector (lane 0), plain loads and stores of the rest, which
 // only tiles at the ends of the vector have (the first; the last; the one before it when the
 // last tile is shorter than the right halo): zeros outside [0, n) and the last n % 4 floats (all
-// lanes). Every lane then arrives on full: its stores are released to whoever waits.
+// lanes), then a proxy fence. Every lane then arrives on full: its stores are released to
+// whoever waits.
 __device__ void fill(float* buf, const float* __restrict__ x, int n, int tile,
                      unsigned long long* full, int lane)
 {
@@ -88,6 +89,11 @@ __device__ void fill(float* buf, const float* __restrict__ x, int n, int tile,
     }
     for (int j = hi - start + lane; j < CONV_SPAN; j += 32) {        // after it
         buf[j] = (start + j >= 0 && start + j < n) ? x[start + j] : 0.0f;
+    }
+    if (lo > start || hi < start + CONV_SPAN) {
+        // Those stores went through the generic proxy; a later round's bulk copy may write
+        // the same bytes through the async proxy. The proxy fence orders the two.
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     }
     if (lane == 0 && hi > lo) {
         mbar_arrive_expect_tx(full, 4 * (hi - lo));
@@ -153,9 +159,10 @@ conv1d_warp_specialized(const float* __restrict__ x,
             store4(y, i0, n, out);
         }
 
-        // Release buffer s: this thread has read it. The proxy fence orders those reads
-        // before the copy engine's next write into it (a conservative choice: CUTLASS's
-        // consumers only arrive).
+        // Release buffer s: this thread has read it. Its reads went through the generic proxy
+        // (ld.shared), the next write into the buffer is the copy engine's (the async proxy):
+        // the proxy fence orders them. (CUTLASS's consumers, which read a stage with wgmma,
+        // an async-proxy read, only arrive.)
         PHASE(5);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         mbar_arrive(&empty[s]);

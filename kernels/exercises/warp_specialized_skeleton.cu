@@ -70,7 +70,8 @@ __device__ __forceinline__ void bulk_copy(float* dst, const float* src, unsigned
 // chunk of the tile's span inside the vector (lane 0), plain loads and stores of the rest, which
 // only tiles at the ends of the vector have (the first; the last; the one before it when the
 // last tile is shorter than the right halo): zeros outside [0, n) and the last n % 4 floats (all
-// lanes). Every lane then arrives on full: its stores are released to whoever waits.
+// lanes), then a proxy fence. Every lane then arrives on full: its stores are released to
+// whoever waits.
 __device__ void fill(float* buf, const float* __restrict__ x, int n, int tile,
                      unsigned long long* full, int lane)
 {
@@ -83,6 +84,11 @@ __device__ void fill(float* buf, const float* __restrict__ x, int n, int tile,
     }
     for (int j = hi - start + lane; j < CONV_SPAN; j += 32) {        // after it
         buf[j] = (start + j >= 0 && start + j < n) ? x[start + j] : 0.0f;
+    }
+    if (lo > start || hi < start + CONV_SPAN) {
+        // Those stores went through the generic proxy; a later round's bulk copy may write
+        // the same bytes through the async proxy. The proxy fence orders the two.
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     }
     if (lane == 0 && hi > lo) {
         mbar_arrive_expect_tx(full, 4 * (hi - lo));
