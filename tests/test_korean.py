@@ -440,6 +440,21 @@ def test_korean_config_matches_the_english_one():
     assert "출력" in ko["sphinx"]["config"]["nb_code_prompt_show"]
 
 
+
+@pytest.mark.browser
+def test_the_page_around_the_korean_text_is_korean():
+    """The themes' English labels, tooltips and placeholders are put in Korean after the build
+    (book/_ext/korean.py): none is left in a built page."""
+    pages = sorted((ROOT / "_build" / "html" / "ko").rglob("*.html"))
+    if not pages:
+        pytest.skip("the Korean edition is not built (make book)")
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    import korean
+    assert korean.chrome('<button title="Toggle primary sidebar">') == '<button title="책 목차 열고 닫기">'
+    left = [page.relative_to(ROOT) for page in pages
+            if korean.chrome(text := page.read_text(encoding="utf-8")) != text]
+    assert not left, left
+
 # --- nothing lost: a translation no cell uses is kept, and comes back --------------------------
 
 def test_sync_keeps_the_translations_of_cells_that_went_and_brings_them_back(tmp_path, capsys):

@@ -12,11 +12,17 @@ Search. Sphinx has no Korean search language: it indexes "헤일로는" and "헤
 in Hangul is indexed, and a query word looked up, without the particles that end it
 (:func:`stem`, the same rule in Python for the index and in JavaScript for the query); other
 words go through Sphinx's English stemmer, as before.
+
+The page around the text. The themes leave some of their labels, tooltips and placeholders in
+English (some written into their templates, some with no Korean in their catalogs): after the
+build, :data:`CHROME` puts each in Korean in every page's attributes, and :data:`CHROME_TEXT` in
+its text.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from docutils import nodes
 from sphinx.search import languages
@@ -107,8 +113,51 @@ def _anchors(app, doctree) -> None:
         doctree.ids[name] = section
 
 
+CHROME = {   # title, aria-label, placeholder and data-bs-title attributes
+    "Toggle primary sidebar": "책 목차 열고 닫기",
+    "Toggle secondary sidebar": "이 페이지 목차 열고 닫기",
+    "Color mode": "색 모드", "Light": "밝게", "Dark": "어둡게", "System Settings": "시스템 설정",
+    "Launch on Colab": "Colab에서 열기", "Launch interactive content": "대화형으로 실행",
+    "Link to this heading": "이 제목으로 가는 링크",
+    "next page": "다음 페이지", "previous page": "이전 페이지",
+    "Main": "책 목차", "On this page": "이 페이지에서", "Page": "페이지",
+    "Site navigation": "사이트 탐색", "Version warning": "버전 경고",
+    "Search this book...": "이 책에서 검색…",
+}
+CHROME_TEXT = {   # text between tags
+    "Back to top": "맨 위로", "Skip to main content": "본문으로 건너뛰기",
+    "Please activate JavaScript to enable the search functionality.":
+        "검색하려면 브라우저에서 JavaScript를 켜세요.",
+}
+
+
+def _alternatives(words) -> str:
+    return "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+
+
+ATTRIBUTE = re.compile(r'(\b(?:title|aria-label|placeholder|data-bs-title)=")('
+                       + _alternatives(CHROME) + r')"')
+TEXT = re.compile(r"(>\s*)(" + _alternatives(CHROME_TEXT) + r")(\s*<)")
+
+
+def chrome(html: str) -> str:
+    """``html`` with the themes' English labels in Korean."""
+    html = ATTRIBUTE.sub(lambda m: f'{m[1]}{CHROME[m[2]]}"', html)
+    return TEXT.sub(lambda m: m[1] + CHROME_TEXT[m[2]] + m[3], html)
+
+
+def _translate_chrome(app, exception) -> None:
+    if exception or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        if (done := chrome(text)) != text:
+            page.write_text(done, encoding="utf-8")
+
+
 def setup(app):
     languages["ko"] = SearchKorean
     # before Sphinx's own collectors (priority 500) read the sections' ids for the tables of contents
     app.connect("doctree-read", _anchors, priority=400)
+    app.connect("build-finished", _translate_chrome)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
