@@ -137,6 +137,20 @@ def listed(names) -> "Text":
     return Text(english_list(names), ", ".join(names))
 
 
+def times(x: float, digits: int = 2) -> Text:
+    """A ratio as a sentence writes it: 1.18 -> "1.18x" in English, "1.18배" in Korean."""
+    return Text(f"{x:.{digits}f}x", f"{x:.{digits}f}배")
+
+
+def millions(x: float) -> Text:
+    """A count as a sentence writes it, to a tenth of a million: 41,020,000 -> "41.0M" in
+    English, "4,100만" in Korean (and 162,340,000 -> "1억 6,230만")."""
+    man = round(x / 1e5) * 10   # in units of 10^4 (만)
+    eok, rest = divmod(man, 10_000)
+    ko = " ".join(([f"{eok}억"] if eok else []) + ([f"{rest:,}만"] if rest or not eok else []))
+    return Text(f"{x / 1e6:.1f}M", ko)
+
+
 def of(value, lang: str) -> str:
     """``value`` in ``lang``: a :class:`Text`'s own words in it, any other text as it is."""
     return value.in_(lang) if isinstance(value, Text) else str(value)

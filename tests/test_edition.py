@@ -63,6 +63,14 @@ def test_both_editions_ride_in_the_outputs_metadata(monkeypatch):
     assert meta[edition.KEY]["editions"]["ko"] == {"text/plain": "빠릅니다"}
 
 
+@pytest.mark.parametrize("value, en, ko", [
+    (edition.times(1.184), "1.18x", "1.18배"), (edition.times(4.21, 1), "4.2x", "4.2배"),
+    (edition.millions(41_020_000), "41.0M", "4,100만"), (edition.millions(94_480_000), "94.5M", "9,450만"),
+    (edition.millions(162_340_000), "162.3M", "1억 6,230만"), (edition.millions(1e8), "100.0M", "1억")])
+def test_numbers_are_written_each_editions_way(value, en, ko):
+    assert (value.en, value.ko) == (en, ko)
+
+
 def test_korean_lines_wrap_at_their_width_in_columns():
     line = "- " + "헤일로 셀은 이웃 타일에서 복사합니다 " * 6
     for out in edition.wrap(line, 40, "  "):

@@ -99,6 +99,15 @@ _KEPT = sorted({*V.NAMES, "copy", "empty", "cupyx.ndimage.correlate1d", "torch.c
                 "smem", "float4", "float", "max", "CuPy", "NVIDIA", "Tesla"}, key=len, reverse=True)
 _WORD = re.compile(r"\b[A-Za-z][a-z]{2,}\b", re.ASCII)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_MAN = re.compile(r"(\d+)억(?: ([\d,]+)만)?|([\d,]+)만")
+
+
+def _in_millions(ko: str) -> str:
+    """Korean counts in 만 and 억 as the English writes them, in millions (9,450만 -> 94.5)."""
+    def millions(m):
+        man = int(m[1] or 0) * 10_000 + int((m[2] or m[3] or "0").replace(",", ""))
+        return f"{man / 100:.1f}"
+    return _MAN.sub(millions, ko)
 
 
 def _without_names(ko: str) -> str:
@@ -134,7 +143,7 @@ def test_the_korean_is_korean_with_the_englishs_numbers(name, monkeypatch):
     assert ";" not in ko, ko
     # (b) the same numbers as the English (which spells "one stage", where the Korean counts
     # 스테이지 1개 beside 스테이지 2개)
-    assert Counter(_NUMBER.findall(ko)) == Counter(
+    assert Counter(_NUMBER.findall(_in_millions(ko))) == Counter(
         _NUMBER.findall(re.sub(r"\bone stage(?= \d)", "1 stage", en))), (name, ko, en)
 
 
@@ -214,7 +223,7 @@ def test_lists_of_taps_in_korean_have_no_and(monkeypatch):
     said = recorded.verdict_summary(ROOF, N)
     assert (said["sync_ks"].en, said["sync_ks"].ko) == ("3, 5 and 9", "3, 5, 9")
     assert (said["tie_ks"].en, said["tie_ks"].ko) == ("1 and 17", "1, 17")
-    assert said["sync_range"] == "1.05-1.06x"   # a ratio the page glues stays as it is
+    assert (said["sync_range"].en, said["sync_range"].ko) == ("1.05-1.06x", "1.05-1.06배")
     assert "K = 3, 5, 9에서는" in recorded.lessons(RESULT, ROOF)[1]
 
 

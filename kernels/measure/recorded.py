@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import layout, variants as V
-from ..edition import Text, both, listed as both_listed, of, wrap
+from ..edition import Text, both, listed as both_listed, millions, of, times, wrap
 from ..files import read_json
 from ..geometry import valid_tile
 from ..tables import Table
@@ -620,17 +620,19 @@ def control_reading(profile: dict, control: str = "staged_sync",
     names = (control, *asynchronous)
     stalls = stall_per_output(profile, names, n)
 
-    def each(metric, fmt):
-        return ", ".join(f"{v} {fmt(m(v, metric))}" for v in names)
-    millions, percent = (lambda x: f"{x / 1e6:.1f}M"), (lambda x: f"{x:.0f}%")
+    def each(metric, fmt, lang="en"):
+        return ", ".join(f"{v} {of(fmt(m(v, metric)), lang)}" for v in names)
+
+    def percent(x):
+        return f"{x:.0f}%"
     stalled = ", ".join(f"{v} {stalls[v]:.1f}" for v in names)
     lines = [
         Text(f"- About the same work: instructions executed {each(inst, millions)} "
              "(loops that poll a barrier until a copy lands count too, so not all of it is work); "
              f"shared-memory wavefronts {each(smem, millions)}.",
-             f"- 하는 일은 거의 같습니다. 실행한 명령어는 {each(inst, millions)}입니다(복사가 "
+             f"- 하는 일은 거의 같습니다. 실행한 명령어는 {each(inst, millions, 'ko')}입니다(복사가 "
              "도착할 때까지 배리어를 폴링하는 루프도 세므로, 모두가 실제 작업은 아닙니다). 공유 메모리 "
-             f"웨이브프런트는 {each(smem, millions)}입니다."),
+             f"웨이브프런트는 {each(smem, millions, 'ko')}입니다."),
         Text("- Warp-cycles stalled on a long scoreboard (waiting for an L1TEX result: global, "
              "local or texture memory) per output, " + stalled
              + f"; DRAM at {each(dram, percent)} of its peak.",
@@ -1049,7 +1051,7 @@ def ncu_sync_vs_async(profile: dict, sync=("vec4", "staged_sync"),
     sync = sequence("sync", sync, "variant names")
     asynchronous = sequence("asynchronous", asynchronous, "variant names")
     return {"sync_us": span(sync), "async_us": span(asynchronous),
-            "inst": {V.get(v).name: f"{m(v, 'smsp__inst_executed.sum') / 1e6:.1f}M"
+            "inst": {V.get(v).name: millions(m(v, 'smsp__inst_executed.sum'))
                      for v in (*sync, *asynchronous)}}
 
 
@@ -1144,8 +1146,7 @@ def verdict_summary(rec: dict, n: int = 2**26) -> dict[str, str]:
     def spread(taps):
         if not taps:
             return none
-        lo, hi = min(v[k].speedup for k in taps), max(v[k].speedup for k in taps)
-        return _range(lo, hi) + "x"
+        return _span(min(v[k].speedup for k in taps), max(v[k].speedup for k in taps))
 
     def named(taps):   # "3, 5 and 9" ("3, 5, 9"): the glue keeps its quotes, not a tuple
         return both_listed(taps) if taps else none
@@ -1153,7 +1154,7 @@ def verdict_summary(rec: dict, n: int = 2**26) -> dict[str, str]:
            "tie_ks": named(ks("tie")), "async_ks": named(ks("async")),
            "first_async_k": str(min(ks("async"))) if ks("async") else none}
     for k in ks("async"):
-        out[f"async_k{k}"] = f"{v[k].speedup:.2f}x"
+        out[f"async_k{k}"] = times(v[k].speedup)
     return out
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import layout, variants as V
 from ..compile import KERNEL_DIR, Build, compiled_file
-from ..edition import Text, of
+from ..edition import Text, of, times
 from ..geometry import launch_config
 from ..launch import prepare
 from ..reference import random_inputs
@@ -473,11 +473,6 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def _ratio(x: float) -> Text:
-    """1.18 -> "1.18x" in English, "1.18배" in Korean (a ratio in a sentence of either edition)."""
-    return Text(f"{x:.2f}x", f"{x:.2f}배")
-
-
 def recording_numbers(data: dict) -> dict[str, str]:
     """Where the page's numbers come from: ``rec_device``, ``rec_date`` (YYYY-MM-DD),
     ``rec_sms`` (its SMs) and ``rec_l2`` (its L2 cache, MiB)."""
@@ -493,7 +488,7 @@ def model_numbers(**params) -> dict[str, str]:
     t = model_totals(**params)
     return {"model_sync": _cyc(t["sync"]), "model_async": _cyc(t["async"]),
             "model_saved": _cyc(t["saved"]), "model_less": f"{100 * t['less_time']:.1f}%",
-            "model_speedup": _ratio(t["speedup"])}
+            "model_speedup": times(t["speedup"])}
 
 
 def taps_numbers(data: dict) -> dict[str, str]:
@@ -549,7 +544,7 @@ def occupancy_numbers(data: dict) -> dict[str, str]:
     seed, large = o["seed"], o["large"]
     return {"occ_seed_sync": _cyc(seed["tiled_sync"]["block_ns"]),
             "occ_seed_async": _cyc(seed["async_halo"]["block_ns"]),
-            "occ_async_gain": _ratio(seed["tiled_sync"]["block_ns"] / seed["async_halo"]["block_ns"]),
+            "occ_async_gain": times(seed["tiled_sync"]["block_ns"] / seed["async_halo"]["block_ns"]),
             "occ_large_resident": str(max(large[v]["resident"] for v in large)),
             "occ_large_sync": _cyc(large["tiled_sync"]["block_ns"]),
             "occ_large_per_sync": _cyc(large["tiled_sync"]["ns_per_block"]),
