@@ -120,6 +120,57 @@ def test_sync_writes_the_korean_words_of_the_english_run(tmp_path):
     assert out[1].text == "as it is\n"
 
 
+def test_a_figure_is_drawn_in_each_language_and_sync_gives_the_korean_its_own(tmp_path, monkeypatch):
+    import IPython.display
+    from kernels.teach import plots
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda data, raw, metadata: shown.append((data, metadata)))
+    plots.draw_tiles(n=80, tile=32, k=3)._ipython_display_()
+    (data, meta), = shown
+    ko_png = meta[edition.KEY]["editions"]["ko"]["image/png"]
+    assert ko_png != data["image/png"] and "en" not in meta[edition.KEY]["editions"]
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "book").mkdir()
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n"
+                                       "- file: notebooks/01_probe\n")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("plots.draw_tiles()")]
+    nb.cells[0].outputs = [nbformat.v4.new_output("display_data", data=data, metadata=meta)]
+    nbformat.write(nb, tmp_path / "notebooks" / "01_probe.ipynb")
+    translate.sync(ed := translate.Edition(tmp_path))
+    out, = nbformat.read(ed.notebooks / "01_probe.ipynb", as_version=4).cells[0].outputs
+    assert out.data["image/png"] == ko_png and edition.KEY not in out.metadata   # one PNG
+
+
+def test_the_korean_figures_draw_every_glyph(monkeypatch, caplog):
+    """No box for a missing glyph (matplotlib logs it): mathtext, which has no fallback font,
+    never meets Hangul."""
+    from kernels.measure import recorded
+    from kernels.teach import plots
+    monkeypatch.setenv(edition.ENV, "ko")
+    result, roof = recorded.load(), recorded.load("h200_roofline")
+    for fig in (plots.plot_bandwidth(result, label=recorded.provenance(result["provenance"])),
+                plots.plot_stage_sweep(result, label=recorded.provenance(result["provenance"])),
+                plots.plot_roofline(roof, label=recorded.provenance(roof["provenance"])),
+                plots.draw_tiles()):
+        fig.png(dpi=50)
+    said = [r.getMessage() for r in caplog.records]
+    assert not [m for m in said if "glyph" in m or "findfont" in m]
+
+
+def test_the_figures_font_has_every_hangul_syllable_they_draw():
+    from fontTools.ttLib import TTFont
+    from kernels.teach import plots
+    cmap = TTFont(plots.FONT).getBestCmap()
+    root = Path(plots.__file__).parents[2]
+    texts = [Path(plots.__file__).read_text(encoding="utf-8"),
+             (root / "kernels" / "measure" / "timeline.py").read_text(encoding="utf-8"),
+             *(c.source for path in root.glob("notebooks/*.ipynb")
+               for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code")]
+    used = {c for t in texts for c in t if "가" <= c <= "힣"}
+    assert used and not sorted(c for c in used if ord(c) not in cmap)
+
+
 def test_korean_search_strips_particles_the_same_in_python_and_javascript(tmp_path):
     words = ["헤일로는", "헤일로가", "헤일로", "타일마다", "공유 메모리에서", "async는", "copies", "길이"]
     korean = _korean()

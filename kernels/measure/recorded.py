@@ -1208,9 +1208,12 @@ def live_note(live: dict | None, result: dict, n: int = 2**26, k: int = 5) -> Te
 
 # --- the lines notebooks 04 and 05 print around their tables and figures ----------------------
 
-def provenance(p: dict) -> Text:
-    """Where and when a recording was made (its ``provenance``), a line for the page; the
-    English words are the figures' label (figures stay English)."""
+def provenance(p: dict, live: bool = False) -> Text:
+    """Where and when a recording was made (its ``provenance``), a line for the page and a
+    figure's label; ``live``: measured now, on this GPU."""
+    if flag("live", live):
+        record("provenance", p, ("device",))
+        return Text(f"Measured live on {p['device']}.", f"{p['device']}에서 지금 잰 값.")
     record("provenance", p, ("device", "driver", "cupy", "date"))
     return Text(f"RECORDED on {p['device']} (driver {p['driver']}, CuPy {p['cupy']}, "
                 f"{p['date'][:10]}).",

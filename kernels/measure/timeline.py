@@ -147,7 +147,8 @@ def model(mode: str = "async", dram_latency: float = 500, taps_latency: float = 
         if start > taps_done[b]:
             bars.append(Bar(b, "wait", taps_done[b], start - taps_done[b]))
         bars.append(Bar(b, "compute", start, compute))
-    return Schedule(bars, "cycles", f"model: {mode}, {blocks_per_sm} block(s) per SM")
+    return Schedule(bars, "cycles", Text(f"model: {mode}, {blocks_per_sm} block(s) per SM",
+                                         f"모델: {mode}, SM당 블록 {blocks_per_sm}개"))
 
 
 # Named sets of the model's phases (cycles): the puzzle's illustration, and the phases measured
@@ -218,7 +219,8 @@ def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
                       window_us: float | None = None) -> Schedule:
     """Records as bars in microseconds from the first block's start, one lane per block slot on
     an SM: lane = (SM, how many of its blocks were already running). Only the first ``max_sms``
-    SMs, and only blocks that start within ``window_us`` of the first, when given."""
+    SMs, and only blocks that start within ``window_us`` of the first, when given: then the
+    title says so."""
     records, title = _records("records", records), text("title", title)
     max_sms = optional(integer, "max_sms", max_sms, 1)
     window_us = optional(number, "window_us", window_us, lo=0)
@@ -244,6 +246,9 @@ def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
             ta, tz = ns[b, _point(a)], ns[b, _point(z)]
             bars.append(Bar(lane, name, (ta - t0) / 1e3, max(tz - ta, 0) / 1e3))
     labels = {lane: f"SM {sm}" + (f".{slot}" if slot else "") for (sm, slot), lane in lanes.items()}
+    if window_us is not None:
+        title += Text(f", first {max_sms} SMs, first {window_us:g} µs",
+                      f", 처음 SM {max_sms}개, 처음 {window_us:g} µs")
     return Schedule(bars, "µs", title, "SM", {"labels": labels})
 
 
@@ -399,8 +404,8 @@ def measure_all() -> dict:
 @dataclass(frozen=True)
 class Source:
     """Where measurements come from: ``text`` in full (what ``str()`` gives; a
-    :class:`~kernels.edition.Text`, in both editions' languages), ``short`` in a few words, for a
-    figure's title (figures stay English)."""
+    :class:`~kernels.edition.Text`, in both editions' languages), ``short`` in a few words (a
+    ``Text`` too), for a figure's title."""
 
     text: str
     short: str
@@ -417,13 +422,14 @@ def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
     from ..device import gpu_available
     if gpu_available():
         data = measure_all()
-        live = f"measured live on {data['provenance']['device']}"
-        return data, Source(Text(live, f"{data['provenance']['device']}에서 지금 직접 잰 값"), live)
+        device = data["provenance"]["device"]
+        live = Text(f"measured live on {device}", f"{device}에서 지금 직접 잰 값")
+        return data, Source(live, live)
     from .recorded import load
     data = load(recorded)
     p = data["provenance"]
-    short = f"RECORDED on {p['device']}"
-    return data, Source(Text(f"{short} (driver {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}); "
+    short = Text(f"RECORDED on {p['device']}", f"{p['device']}에서 기록한 값")
+    return data, Source(Text(f"{short.en} (driver {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}); "
                              "no GPU here",
                              f"{p['device']}에서 기록한 값(드라이버 {p['driver']}, CuPy {p['cupy']}, "
                              f"{p['date'][:10]}). 여기에는 GPU가 없습니다."), short)

@@ -156,6 +156,8 @@ def translate(en_nb, table: dict, source: str):
                 editions = output.get("metadata", {}).get(EDITIONS_KEY, {}).get("editions", {})
                 if LANGUAGE in editions:          # words made in both languages from one run
                     output["data"] = copy.deepcopy(editions[LANGUAGE])
+                    if "image/png" in output["data"]:   # a figure: its PNG once, not twice
+                        del output["metadata"][EDITIONS_KEY]
             continue
         if cell.cell_type != "markdown":
             continue

@@ -8,13 +8,21 @@ and is shown as a PNG of :data:`PAGE_DPI` pixels per inch at half its pixel widt
 high-density screens, 1:1 with the column on the page), with no text smaller than
 :data:`MIN_FONT_PT` (12.5 CSS px). The PNG carries a tEXt chunk ``min-text-px``: its smallest
 text in image pixels (the book's browser test, tests/test_reader_view.py, checks it as shown).
-The background is opaque white: in the dark theme the figures sit on a white card."""
+The background is opaque white: in the dark theme the figures sit on a white card.
+
+A figure is drawn in each edition's language: its words come from :func:`_t` (or, for a
+:class:`~kernels.edition.Text` it is given, from that text), the Hangul from Book Hangul
+(``fonts/``, a subset of NanumGothic under the OFL), which matplotlib falls back to for the
+glyphs DejaVu Sans lacks. Shown in a notebook, a figure carries the other edition's PNG in its
+output's metadata, where ``translate sync`` finds it for the Korean page."""
 
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import textwrap
+from pathlib import Path
 
 import matplotlib as mpl
 import matplotlib.ticker  # noqa: F401  (mpl.ticker)
@@ -24,6 +32,7 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.text import Text
 
 from .. import variants as V
+from ..edition import KEY, LANGUAGES, language, of
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference
@@ -40,11 +49,25 @@ PAGE_RC = {"font.size": 10, "axes.titlesize": 10, "axes.labelsize": 10,
            "legend.fontsize": MIN_FONT_PT, "legend.title_fontsize": MIN_FONT_PT,
            "figure.titlesize": 10, "figure.facecolor": "white", "axes.facecolor": "white",
            "savefig.facecolor": "white", "savefig.transparent": False, "text.color": "black",
-           "axes.labelcolor": "black", "xtick.color": "black", "ytick.color": "black"}
+           "axes.labelcolor": "black", "xtick.color": "black", "ytick.color": "black",
+           "font.family": ["DejaVu Sans", "Book Hangul"]}   # Hangul from the second
+FONT = Path(__file__).with_name("fonts") / "BookHangul-Regular.ttf"
+mpl.font_manager.fontManager.addfont(str(FONT))
 TITLE_CHARS = 88       # a 10 pt title line across the page
 LOG2_TICK_PT = 11      # "2^14", "10^-7" tick labels: their exponent drawn at 0.7 of this, 7.7 pt
 
 TILE_COLOURS = ["#8ecae6", "#ffb703", "#90be6d", "#f28482", "#b8b8ff", "#f6bd60"]
+_DRAWING = ["en"]      # the language of the figure being drawn (the last entry)
+
+
+def _t(en: str, ko: str) -> str:
+    """The words of the edition the figure is being drawn for."""
+    return ko if _DRAWING[-1] == "ko" else en
+
+
+def _of(value) -> str:
+    """A text (or :class:`~kernels.edition.Text`) in the language of the figure being drawn."""
+    return of(value, _DRAWING[-1])
 
 
 def _text_px(t: Text, dpi: float) -> float:
@@ -57,7 +80,10 @@ def _text_px(t: Text, dpi: float) -> float:
 class PageFigure(Figure):
     """A Figure for the book's page. In IPython it displays itself (``_ipython_display_``, which
     comes before any formatter IPython has registered for Figures) as :meth:`png`, shown at
-    :data:`CSS_PX_PER_IN` per inch, with its ``text/plain`` repr."""
+    :data:`CSS_PX_PER_IN` per inch, with its ``text/plain`` repr; ``editions(language)`` draws
+    it again in another edition's language (set by the figure functions)."""
+
+    editions = None
 
     def min_text_px(self, dpi: float = PAGE_DPI) -> float:
         """The smallest visible text (ticks, legends, titles, labels, annotations), in pixels of
@@ -80,10 +106,15 @@ class PageFigure(Figure):
 
     def _ipython_display_(self):
         from IPython.display import display
-        data = self.png()
-        width = round(self.get_figwidth() * CSS_PX_PER_IN)
-        display({"image/png": base64.b64encode(data).decode("ascii"), "text/plain": repr(self)},
-                raw=True, metadata={"image/png": {"width": width}})
+
+        def shown(fig):
+            return {"image/png": base64.b64encode(fig.png()).decode("ascii"), "text/plain": repr(fig)}
+        here = language()
+        metadata = {"image/png": {"width": round(self.get_figwidth() * CSS_PX_PER_IN)}}
+        if self.editions is not None:   # the other editions' PNGs, for translate sync
+            metadata[KEY] = {"editions": {lang: shown(self.editions(lang))
+                                          for lang in LANGUAGES if lang != here}}
+        display(shown(self), raw=True, metadata=metadata)
 
 
 def page_figure(height: float, **layout_kw) -> PageFigure:
@@ -96,13 +127,20 @@ def page_figure(height: float, **layout_kw) -> PageFigure:
 
 
 def _on_page(draw):
-    """Run a figure function with the page's fonts and colours (rcParams)."""
-    import functools
-
+    """Run a figure function with the page's fonts and colours (rcParams), in this edition's
+    language; the figure it returns can draw itself again in another (``editions``)."""
     @functools.wraps(draw)
     def wrapper(*args, **kwargs):
-        with mpl.rc_context(PAGE_RC):
-            return draw(*args, **kwargs)
+        def drawn(lang):
+            _DRAWING.append(lang)
+            try:
+                with mpl.rc_context(PAGE_RC):
+                    return draw(*args, **kwargs)
+            finally:
+                _DRAWING.pop()
+        fig = drawn(language())
+        fig.editions = drawn
+        return fig
     return wrapper
 
 
@@ -164,21 +202,24 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
             cell(h.index, y, _tile_colour(h.index // tile), ec="black", lw=0.4, hatch="////")
     # the rows' names as tick labels, left of the axes: they never cover a cell
     ax.set_yticks([top + 0.4] + [rows - 1 - b + 0.4 for b in range(rows)],
-                  ["x"] + [f"block {b}" for b in range(rows)])
+                  ["x"] + [_t(f"block {b}", f"블록 {b}") for b in range(rows)])
     ax.tick_params(axis="y", length=0)
-    ax.get_yticklabels()[0].set_fontweight("bold")
+    ax.get_yticklabels()[0].set(fontweight="bold", fontfamily="DejaVu Sans")   # no bold Hangul
     ax.set_xlim(-left - 1, end + right + 1)
     ax.set_ylim(-0.3, top + 1.0)
-    ax.set_xlabel("global index i")
+    ax.set_xlabel(_t("global index i", "전역 인덱스 i"))
     for side in ("left", "right", "top"):
         ax.spines[side].set_visible(False)
     ax.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="////",
-                             label="halo copied from a neighbour tile"),
-                       Patch(fc="white", ec="black", hatch="xxx", label="outside the vector: zero")],
+                             label=_t("halo copied from a neighbour tile",
+                                      "이웃 타일에서 복사한 헤일로")),
+                       Patch(fc="white", ec="black", hatch="xxx", label=_t("outside the vector: zero", "벡터 바깥: 0"))],
               loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False,
               handlelength=1.6)
-    ax.set_title(f"n = {n}, tile = {tile}, K = {k}: halo {left} left + {right} right, "
-                 f"buffer {tile + k - 1} floats per block", pad=20)
+    ax.set_title(_t(f"n = {n}, tile = {tile}, K = {k}: halo {left} left + {right} right, "
+                    f"buffer {tile + k - 1} floats per block",
+                    f"n = {n}, 타일 = {tile}, K = {k}: 헤일로 왼쪽 {left} + 오른쪽 {right}, "
+                    f"블록마다 버퍼 float {tile + k - 1}개"), pad=20)
     return fig
 
 
@@ -213,28 +254,31 @@ def plot_error_map(outputs: dict, x, w, tile: int):
               dict(marker="s", ms=2.0), dict(marker="x", ms=2.5))
     for (name, err), style, colour in zip(errors.items(), styles, colours):
         ax.plot(np.arange(n), np.maximum(err, floor), ls="none", color=colour, **style,
-                label=f"{name}: {wrong[name].sum()} wrong of {n}")
+                label=_t(f"{name}: {wrong[name].sum()} wrong of {n}",
+                         f"{name}: {n}개 중 {wrong[name].sum()}개 틀림"))
         if hist is not None and wrong[name].any():
             counts = np.bincount(np.flatnonzero(wrong[name]) % tile, minlength=tile)
             hist.bar(np.arange(tile), counts, width=1.0, alpha=0.7, color=colour, label=name)
-    ax.plot(np.arange(n), bound, color="black", lw=0.8, label="float32 rounding bound")
+    ax.plot(np.arange(n), bound, color="black", lw=0.8, label=_t("float32 rounding bound", "float32 반올림 한계"))
     for b in range(0, n, tile):
         ax.axvline(b, color="grey", lw=0.3, alpha=0.5)
     ax.set_yscale("log")
     ax.tick_params(axis="y", labelsize=LOG2_TICK_PT)   # 10^-7: its exponent at 0.7 of this
     ax.set_xlim(0, n)
-    ax.set_xlabel("output index i (grey lines: tile boundaries)")
-    ax.set_ylabel("|y[i] − reference[i]|")
+    ax.set_xlabel(_t("output index i (grey lines: tile boundaries)", "출력 인덱스 i (회색 선: 타일 경계)"))
+    ax.set_ylabel(_t("|y[i] − reference[i]|", "|y[i] − 기준값[i]|"))
     ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False, markerscale=2.5,
               borderaxespad=0.2)
     if hist is None:
-        ax.set_title("0 wrong outputs: every error is within the float32 rounding bound",
+        ax.set_title(_t("0 wrong outputs: every error is within the float32 rounding bound",
+                        "틀린 출력 0개: 모든 오차가 float32 반올림 한계 안에 있습니다"),
                      loc="left", pad=32 if len(errors) > 1 else 20)
     else:
         hist.set_xlim(-1, tile)
-        hist.set_xlabel("position inside the tile, i mod tile")
-        hist.set_ylabel("wrong outputs")
-        hist.set_title("where the wrong outputs fall inside a tile (colours as above)", loc="left")
+        hist.set_xlabel(_t("position inside the tile, i mod tile", "타일 안의 위치, i mod tile"))
+        hist.set_ylabel(_t("wrong outputs", "틀린 출력"))
+        hist.set_title(_t("where the wrong outputs fall inside a tile (colours as above)",
+                          "틀린 출력이 타일 안 어디에 있는지(색은 위와 같음)"), loc="left")
     return fig
 
 
@@ -242,6 +286,8 @@ PHASE_COLOURS = {"tile load": "#8ecae6", "taps load": "#ffb703", "wait": "#8c8c8
                  "barrier": "#b8b8ff", "compute": "#90be6d"}
 # In the model, a lane holds the tile load above, and the taps' "taps load" then the wait below.
 _SUBLANE = {"tile load": (0.05, 0.38), "taps load": (0.47, 0.38), "wait": (0.47, 0.38)}
+PHASE_KO = {"tile load": "타일 로드", "taps load": "탭 로드", "wait": "대기", "barrier": "배리어",
+            "compute": "계산", "block": "블록", "cycles": "사이클"}
 LANE_IN = (0.19, 0.155)   # inches per lane (a 9 pt label each): up to 10 lanes a panel, more
 
 
@@ -273,26 +319,33 @@ def plot_schedules(*schedules):
                            facecolors=PHASE_COLOURS[bar.phase], edgecolor="white", lw=0.2)
         labels = sched.meta.get("labels", {})
         ax.set_yticks([i + 0.45 for i in range(n)],
-                      [labels.get(i, f"{sched.lane_label} {i}") for i in range(n)])
+                      [labels.get(i, f"{_word(sched.lane_label)} {i}") for i in range(n)])
         ax.tick_params(axis="y", length=0)
         ax.set_ylim(-0.2, n + 0.1)
         ax.invert_yaxis()
-        ax.set_title(f"{sched.title}: {sched.total:.4g} {sched.unit}", loc="left")
-    axes[-1].set_xlabel(f"time ({schedules[0].unit})")
+        ax.set_title(f"{_of(sched.title)}: {sched.total:.4g} {_word(sched.unit)}", loc="left")
+    axes[-1].set_xlabel(_t(f"time ({schedules[0].unit})", f"시간({_word(schedules[0].unit)})"))
     axes[-1].set_xlim(left=0)
-    fig.legend(handles=[Patch(fc=c, label=p) for p, c in PHASE_COLOURS.items()],
+    fig.legend(handles=[Patch(fc=c, label=_word(p)) for p, c in PHASE_COLOURS.items()],
                loc="outside upper center", ncol=5, frameon=False, handlelength=1.4,
                columnspacing=1.2)
     return fig
 
 
+def _word(english: str) -> str:
+    """A phase, lane or unit name in the figure's language."""
+    return _t(english, PHASE_KO.get(english, english))
+
+
 def _n_label(n: int) -> str:
-    return f"$2^{{{int(np.log2(n))}}}$"
+    """2^26 as "2²⁶": a title that mixes it with Hangul cannot be mathtext, which has no font
+    fallback."""
+    return "2" + str(int(np.log2(n))).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 # The bandwidth figure's panels: asynchronous copies; plain loads and the libraries' kernels.
-BANDWIDTH_PANELS = ("asynchronous copies (cp.async, bulk copy)",
-                    "plain loads, and the libraries' convolutions")
+BANDWIDTH_PANELS = (("asynchronous copies (cp.async, bulk copy)", "비동기 복사(cp.async, 벌크 복사)"),
+                    ("plain loads, and the libraries' convolutions", "일반 로드와 라이브러리의 합성곱"))
 SERIES_COLOURS = {"puzzle28": "#d62728", "async_halo": "#1f77b4", "pipelined": "#2ca02c",
                   "bulk": "#9467bd", "naive": "#8c564b", "tiled_sync": "#ff7f0e",
                   "vec4": "#17becf", "staged_sync": "#e377c2", "warp_specialized": "#b8860b",
@@ -331,21 +384,24 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     l2 = result["provenance"].get("l2_bytes")
     for ax, group, title in zip(axes, groups, BANDWIDTH_PANELS):
         if "copy" in names:
-            ax.plot(*curve("copy"), color="black", ls="--", lw=1.8, label="device copy (roofline)")
+            ax.plot(*curve("copy"), color="black", ls="--", lw=1.8, label=_t("device copy (roofline)", "디바이스 간 복사(루프라인)"))
         for name in group:
             ax.plot(*curve(name), label=name, **_series_style(name))
         if l2:
             ax.axvline(l2 / 8, color="grey", lw=0.8, ls=":")
-        ax.set_title(title, loc="left")
+        ax.set_title(_t(*title), loc="left")
         ax.set_ylabel("GB/s")
         ax.grid(alpha=0.3)
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0)
     _log2_axis(axes[-1], [r["n"] for r in rows])
-    axes[-1].set_xlabel("N (float32 elements); the working set is 8 N bytes")
+    axes[-1].set_xlabel(_t("N (float32 elements); the working set is 8 N bytes",
+                           "N (float32 원소 수). 작업 집합은 8 N 바이트"))
     if l2:   # low in the panel, where no curve runs at large N
-        axes[0].text(l2 / 8, 0.05, " x and y fill the L2 (dotted)",
+        axes[0].text(l2 / 8, 0.05, _t(" x and y fill the L2 (dotted)", " x, y가 L2를 채움(점선)"),
                      transform=axes[0].get_xaxis_transform(), va="bottom")
-    fig.suptitle("\n".join([f"K = {k}: GB/s = 8 N bytes / kernel time.", *textwrap.wrap(label, TITLE_CHARS)]),
+    fig.suptitle("\n".join([_t(f"K = {k}: GB/s = 8 N bytes / kernel time.",
+                               f"K = {k}: GB/s = 8 N 바이트 / 커널 시간."),
+                            *textwrap.wrap(_of(label), TITLE_CHARS)]),
                  x=0.0, ha="left")
     return fig
 
@@ -370,20 +426,20 @@ def plot_stage_sweep(result: dict, label: str = ""):
     bars = ax.bar(stages, [r["gbps"] for r in rows], color="#8ecae6", label="pipelined, GB/s")
     copy = np.median([r["copy_us"] for r in rows])
     roof = ax.axhline(8 * rows[0]["n"] / (copy * 1e-6) / 1e9, color="black", ls="--",
-                      label="device copy, GB/s")
-    ax.set_xlabel("stages (tile buffers per block)")
+                      label=_t("device copy, GB/s", "디바이스 간 복사, GB/s"))
+    ax.set_xlabel(_t("stages (tile buffers per block)", "스테이지(블록당 타일 버퍼 수)"))
     ax.set_ylabel("GB/s")
     ax.set_xticks(stages)
     twin = ax.twinx()
     from ..measure.recorded import bytes_in_flight
     line, = twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-",
-                      color="#d1495b", label="KiB in flight per SM (right axis)")
-    twin.set_ylabel("KiB requested per SM\n(while waiting)")
+                      color="#d1495b", label=_t("KiB in flight per SM (right axis)", "SM당 진행 중인 KiB(오른쪽 축)"))
+    twin.set_ylabel(_t("KiB requested per SM\n(while waiting)", "SM당 요청한 KiB\n(기다리는 동안)"))
     twin.set_ylim(0, None)
     fig.legend(handles=[bars, roof, line], loc="outside lower center", ncol=3, frameon=False,
                columnspacing=1.0, handlelength=1.5)
-    ax.set_title(_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, tile "
-                        f"{rows[0]['config']['tile']}. {label}"), loc="left")
+    ax.set_title(_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, "
+                        + _t("tile", "타일") + f" {rows[0]['config']['tile']}. {_of(label)}"), loc="left")
     return fig
 
 
@@ -415,7 +471,7 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
                  else dict(ls=":", marker="s"))
         ax.errorbar(ks, ratio, yerr=[low, high], ms=4, capsize=3, label=name,
                     color=SERIES_COLOURS.get(name), **style)
-    ax.axhline(1.0, color="black", ls="--", lw=1.2, label="the bound: max(copy, FMA time)")
+    ax.axhline(1.0, color="black", ls="--", lw=1.2, label=_t("the bound: max(copy, FMA time)", "상한: max(복사, FMA 시간)"))
     all_ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
     fma_bound = sorted({r["k"] for rows in by_variant.values() for r in rows
                         if r["limit"] == "fma"})
@@ -423,17 +479,18 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
         copy_bound = [k for k in all_ks if k < fma_bound[0]]
         start = (copy_bound[-1] * fma_bound[0]) ** 0.5 if copy_bound else fma_bound[0] / 2**0.5
         ax.axvspan(start, all_ks[-1] * 2**0.5, color="#f28482", alpha=0.12, lw=0,
-                   label="FMAs bound it, not the copy")
+                   label=_t("FMAs bound it, not the copy", "복사가 아니라 FMA가 상한을 정함"))
     ax.set_xscale("log", base=2)
     ax.set_xticks(all_ks, [str(k) for k in all_ks])
     ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
-    ax.set_xlabel("K (taps)")
-    ax.set_ylabel("kernel time / bound")
+    ax.set_xlabel(_t("K (taps)", "K (탭 수)"))
+    ax.set_ylabel(_t("kernel time / bound", "커널 시간 / 상한"))
     ax.set_ylim(bottom=0)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0,
-              title="solid: asynchronous copies\ndotted: plain loads", alignment="left")
+              title=_t("solid: asynchronous copies\ndotted: plain loads", "실선: 비동기 복사\n점선: 일반 로드"),
+              alignment="left")
     device = rec["provenance"].get("device")
-    where = "" if device and device in label else f" on {device}"   # the label may name it
-    ax.set_title(_title(f"N = {_n_label(n)}{where}. {label}"), loc="left")
+    where = "" if device and device in label else _t(f" on {device}", f", {device}")   # the label may name it
+    ax.set_title(_title(f"N = {_n_label(n)}{where}. {_of(label)}"), loc="left")
     ax.grid(alpha=0.3)
     return fig
