@@ -45,20 +45,20 @@ class Table:
         self.headers = [_keep(h) for h in headers]
         self.rows = [[_keep(c) for c in row] for row in rows]
         self.notes = [_keep(n) for n in ([notes] if isinstance(notes, str) else notes)]
-        columns = len(self.headers)
+        count = len(self.headers)
         for i, row in enumerate(self.rows):
-            if len(row) != columns:
-                raise ValueError(f"row {i} has {len(row)} cells for {columns} columns: {row!r}")
-        self._natural = [max(len(c) for c in [h, *(r[j] for r in self.rows)])
+            if len(row) != count:
+                raise ValueError(f"row {i} has {len(row)} cells for {count} columns: {row!r}")
+        self._natural = [max(columns(c) for c in [h, *(r[j] for r in self.rows)])
                          for j, h in enumerate(self.headers)]
         if widths is None:
             widths = self._natural
         if align is None:
             align = ["<" if j == 0 or not any(r[j].strip() for r in self.rows)
                      or not all(_is_number(r[j]) for r in self.rows if r[j].strip()) else ">"
-                     for j in range(columns)]
-        if len(widths) != columns or len(align) != columns or set(align) - {"<", ">"}:
-            raise ValueError(f"widths and align need one entry per column ({columns}), align "
+                     for j in range(count)]
+        if len(widths) != count or len(align) != count or set(align) - {"<", ">"}:
+            raise ValueError(f"widths and align need one entry per column ({count}), align "
                              f"'<' or '>': got {widths!r}, {align!r}")
         self.widths, self.align, self.sep, self.strip = list(widths), list(align), sep, strip
 

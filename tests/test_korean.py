@@ -222,6 +222,7 @@ CODE_BLOCK = re.compile(r"^```(?!\{)[^\n]*\n(.*?)^```", re.M | re.S)
 DISPLAY_MATH = re.compile(r"\$\$(.*?)\$\$", re.S)
 INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.S)
 DOC_ROLE = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`")
+TERM_ROLE = re.compile(r"\{term\}`(?:[^`<]*<)?([^`>]+)>?`")   # its target: Korean words may show
 LINK = re.compile(r"\]\((\S+?)\)|<(https?://[^>]+)>")
 INLINE_MATH = re.compile(r"\$([^$\n]+)\$")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -239,6 +240,8 @@ def _parts(text, include_from=""):
     rest = DISPLAY_MATH.sub(" ", rest)
     docs = DOC_ROLE.findall(rest)
     rest = DOC_ROLE.sub(" ", rest)
+    terms = TERM_ROLE.findall(rest)
+    rest = TERM_ROLE.sub(" ", rest)
     code = [m[1] for m in INLINE_CODE.findall(rest)]
     rest = INLINE_CODE.sub(" ", rest)
     links = [a or b for a, b in LINK.findall(rest)]
@@ -248,19 +251,21 @@ def _parts(text, include_from=""):
     return {"directives": fences, "options": OPTION.findall(text), "code blocks": blocks,
             "display math": display, "math": collections.Counter(math),
             "code": collections.Counter(code), "links": collections.Counter(links),
-            "doc": [d for d in docs], "numbers": collections.Counter(NUMBER.findall(rest))}
+            "doc": [d for d in docs], "terms": collections.Counter(terms),
+            "numbers": collections.Counter(NUMBER.findall(rest))}
 
 
 @pytest.mark.parametrize("where, en, ko, kind", TRANSLATED, ids=[t[0] for t in TRANSLATED])
 def test_translation_keeps_the_myst_code_math_and_numbers(where, en, ko, kind):
     """Directives (with literalinclude's path) and their options, code blocks, math and {doc}
-    targets as in the English; every inline code span, link and number of the English kept
-    (the Korean may add some, e.g. a link to the glossary)."""
+    targets as in the English; every inline code span, glossary term (its target: the Korean
+    may show its own words, {term}`비동기 복사 <asynchronous copy>`), link and number of the
+    English kept (the Korean may add some, e.g. a link to the glossary)."""
     a, b = _parts(en, "../"), _parts(ko)
     for key in ("directives", "options", "code blocks", "display math", "math"):
         assert a[key] == b[key], f"{where}: {key} differ"
     assert a["doc"] == [d for d in b["doc"] if d != "glossary"], f"{where}: {{doc}} targets differ"
-    for key in ("code", "links", "numbers"):
+    for key in ("code", "terms", "links", "numbers"):
         lost = a[key] - b[key]
         assert not lost, f"{where}: {key} of the English missing from the Korean: {sorted(lost)}"
 
@@ -298,8 +303,8 @@ def glossary():
 
 def test_the_korean_glossary_translates_the_english_one_and_adds_the_term_table():
     """The same {glossary} entries under the same English names (so that every {term} role of the
-    English text resolves in the Korean edition too), each with a Korean name or two, or the English
-    ones alone, then the term table; ko/_toc.yml lists the glossary once, last."""
+    English text resolves in the Korean edition too), each led by a Korean name or two (where it
+    has one), then the term table; ko/_toc.yml lists the glossary once, last."""
     def entries(text):
         body = re.search(r"^(:{3,}|`{3,})\{glossary\}[^\n]*\n(.*?)^\1", text, re.S | re.M).group(2)
         names, out = [], []
@@ -316,7 +321,7 @@ def test_the_korean_glossary_translates_the_english_one_and_adds_the_term_table(
     ko = entries(text)
     assert len(en) == len(ko), f"{len(en)} English entries, {len(ko)} Korean ones"
     for e, k in zip(en, ko):
-        assert k[:len(e)] == e, f"Korean entry {k} does not start with the English names {e}"
+        assert k[len(k) - len(e):] == e, f"Korean entry {k} does not end with the English names {e}"
         assert len(k) <= len(e) + 2, f"Korean entry {k}: two Korean names at most"
     toc = yaml.safe_load((KO / "_toc.yml").read_text(encoding="utf-8"))["chapters"]
     files = [c["file"] for c in toc]

@@ -223,7 +223,7 @@ def test_lists_of_taps_in_korean_have_no_and(monkeypatch):
     said = recorded.verdict_summary(ROOF, N)
     assert (said["sync_ks"].en, said["sync_ks"].ko) == ("3, 5 and 9", "3, 5, 9")
     assert (said["tie_ks"].en, said["tie_ks"].ko) == ("1 and 17", "1, 17")
-    assert (said["sync_range"].en, said["sync_range"].ko) == ("1.05-1.06x", "1.05-1.06배")
+    assert (said["sync_range"].en, said["sync_range"].ko) == ("1.05-1.06x", "1.05~1.06배")
     assert "K = 3, 5, 9에서는" in recorded.lessons(RESULT, ROOF)[1]
 
 

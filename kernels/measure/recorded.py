@@ -797,10 +797,10 @@ def _range(lo: float, hi: float, spec: str = ".2f") -> str:
 
 
 def _span(lo: float, hi: float) -> Text:
-    """A range of ratios, "1.00-1.01x" ("1.00-1.01배"), or one value, "1.01x", where the two
+    """A range of ratios, "1.00-1.01x" ("1.00~1.01배"), or one value, "1.01x", where the two
     agree to two decimals."""
     one = _range(lo, hi)
-    return Text(one + "x", one + "배")
+    return Text(one + "x", one.replace("-", "~") + "배")   # a Korean range: 1.05~1.06배
 
 
 def _ratios(rows) -> Text:
@@ -887,7 +887,7 @@ def lessons(result: dict, rec: dict, n: int = 2**26) -> list[Text]:
     vec4 = Text(f"- Plain float4 loads (vec4): first while the taps are few. Up to K = {up_vec4} "
                 f"they tie the fastest kernel ({vec4_bound.en} the bound)",
                 f"- 일반 float4 로드(vec4): 탭이 적을 때 가장 먼저 고르세요. K = {up_vec4}까지는 "
-                f"가장 빠른 커널과 비깁니다(상한의 {vec4_bound.ko})")
+                f"가장 빠른 커널과 동률입니다(상한의 {vec4_bound.ko})")
     vec4 += (Text(f"; from K = {later[0]} their register window costs them ("
                   + ", ".join(f"{rows[k]['vec4']['ratio']:.2f}x at K = {k}" for k in later) + ").",
                   f". K = {later[0]}부터는 레지스터 윈도우가 비용이 됩니다("
@@ -898,7 +898,7 @@ def lessons(result: dict, rec: dict, n: int = 2**26) -> list[Text]:
     staged = (Text(f"- Synchronous 16-byte staging (staged_sync): up to K = {up_sync} it ties the "
                    f"fastest kernel ({sync_bound.en} the bound)",
                    f"- 동기식 16바이트 스테이징(staged_sync): K = {up_sync}까지 가장 빠른 커널과 "
-                   f"비깁니다(상한의 {sync_bound.ko})")
+                   f"동률입니다(상한의 {sync_bound.ko})")
               + (Text(f"; at K = {ks(few).en} it beats every asynchronous kernel by "
                       f"{spread(few).en}.",
                       f". K = {ks(few).ko}에서는 어느 비동기 커널보다도 {spread(few).ko} "
@@ -913,7 +913,7 @@ def lessons(result: dict, rec: dict, n: int = 2**26) -> list[Text]:
     won = [k for k in pipe if pipe[k] == "pipelined"]
     lost = [k for k in pipe if pipe[k] == "staged_sync"]
     cp = Text(f"- cp.async (pipelined, sm_80 or newer): at K = {ks(pipe_ties).en} it ties bulk",
-              f"- cp.async(pipelined, sm_80 이상): K = {ks(pipe_ties).ko}에서 bulk와 비깁니다")
+              f"- cp.async(pipelined, sm_80 이상): K = {ks(pipe_ties).ko}에서 bulk와 동률입니다")
     for k in pipe_untied:
         m = _same_config(rows[k]["pipelined"], matched[k].control_row["config"]["tile"],
                          matched[k].control_row["config"]["threads"])
@@ -921,7 +921,7 @@ def lessons(result: dict, rec: dict, n: int = 2**26) -> list[Text]:
         tuned = _config_words(rows[k]["pipelined"]["config"])
         cp += Text(f" (at K = {k} in its tuned {tuned.en}; in the control's configuration it is "
                    f"{slower}x slower than bulk)",
-                   f"(K = {k}에서는 튜닝된 구성인 {tuned.ko}에서 비기고, 대조군의 구성에서는 "
+                   f"(K = {k}에서는 튜닝된 구성인 {tuned.ko}에서 동률이고, 대조군의 구성에서는 "
                    f"bulk보다 {slower}배 느립니다)")
     t4 = Text(". On a T4 it compiles to plain loads.", ". T4에서는 일반 로드로 컴파일됩니다.")
     if won:
@@ -938,7 +938,7 @@ def lessons(result: dict, rec: dict, n: int = 2**26) -> list[Text]:
                  f"the control by {spread(many).en}",
                  f"- 벌크 복사(bulk, sm_90): 탭이 많을 때 고르세요. K = {ks(many).ko}에서 대조군보다 "
                  f"{spread(many).ko} 빠릅니다")
-            + (Text(f"; at K = {ks(ties).en} the two tie.", f". K = {ks(ties).ko}에서는 둘이 비깁니다.")
+            + (Text(f"; at K = {ks(ties).en} the two tie.", f". K = {ks(ties).ko}에서는 둘이 동률입니다.")
                if ties else ".")
             + Text(f" Asynchrony paid once the FMA time reached about half the copy time "
                    f"(K = {said['first_async_k']}: {said['async_fma_us']} of {said['async_copy_us']} "
@@ -955,17 +955,17 @@ def lessons(result: dict, rec: dict, n: int = 2**26) -> list[Text]:
                     "which one bulk copy per tile does not. warp_specialized ",
                     "- 프로듀서 워프: 복사를 발행하는 일이 계산 워프의 시간을 잡아먹을 때 쓰세요. "
                     "타일마다 벌크 복사 하나를 발행하는 정도로는 그렇지 않습니다. warp_specialized는 ")
-    producer += (Text("ties bulk at every K", "모든 K에서 bulk와 비깁니다") if ws_ties
-                 else Text("does not tie bulk at every K", "모든 K에서 bulk와 비기지는 않습니다"))
+    producer += (Text("ties bulk at every K", "모든 K에서 bulk와 동률입니다") if ws_ties
+                 else Text("does not tie bulk at every K", "모든 K에서 bulk와 동률은 아닙니다"))
     if one_tile:
         producer += Text(f"; tuned, at K = {ks(one_tile).en} it runs one stage, one block per "
                          "tile, so its producer issues one copy and is done",
                          f". 튜닝 결과 K = {ks(one_tile).ko}에서는 스테이지 하나, 타일당 블록 "
                          "하나로 돌기 때문에, 프로듀서가 복사 하나를 발행하면 할 일이 끝납니다")
         producer += (Text("; with a ring of stages, too, the two tie (ring_reading).",
-                          ". 스테이지 링에서도 둘은 비깁니다.") if ring_ties
+                          ". 스테이지 링에서도 둘은 동률입니다.") if ring_ties
                      else Text("; with a ring of stages they do not tie (ring_reading).",
-                               ". 스테이지 링에서는 비기지 않습니다."))
+                               ". 스테이지 링에서는 동률이 아닙니다."))
     else:
         producer += "."
     first_stages, last_stages = sweep[0]["config"]["stages"], sweep[-1]["config"]["stages"]
@@ -1022,14 +1022,14 @@ def ring_reading(rec: dict, n: int = 2**26, ks=(5, 31), a: str = "warp_specializ
         each = [Text(f"{'one stage' if s == 1 else f'{s} stages'} {x['median_us']:.1f} against "
                      f"{y['median_us']:.1f} µs" + ("" if tie(x, y) else " (no tie)"),
                      f"스테이지 {s}개일 때 {x['median_us']:.1f} 대 "
-                     f"{y['median_us']:.1f} µs" + ("" if tie(x, y) else "(비기지 않음)"))
+                     f"{y['median_us']:.1f} µs" + ("" if tie(x, y) else "(동률 아님)"))
                 for s, (x, y) in ring.items()]
         every = all(tie(x, y) for x, y in ring.values())
         first, second = V.get(a).name, V.get(b).name
         lines.append(Text(f"- K = {k}, persistent blocks, {first} against {second}: ",
                           f"- K = {k}, 퍼시스턴트 블록, {first} 대 {second}: ")
                      + Text(", ", ", ").join(each)
-                     + (Text("; a tie at every stage count.", ". 모든 스테이지 수에서 비깁니다.")
+                     + (Text("; a tie at every stage count.", ". 모든 스테이지 수에서 동률입니다.")
                         if every else "."))
     return lines
 

@@ -30,6 +30,8 @@ SEED_CYCLES = {"tile load": 500, "taps load": 100, "compute": 50}   # the puzzle
 TRACE_PHASES = (("tile load", "start", "issued"), ("taps load", "issued", "taps"),
                 ("wait", "taps", "waited"), ("barrier", "waited", "synced"),
                 ("compute", "synced", "stored"))
+PHASES_KO = {"tile load": "타일 로드", "taps load": "탭 로드", "wait": "대기", "barrier": "배리어",
+             "compute": "계산"}   # the phases' names in the Korean edition (tables, figures)
 
 
 def _records(name: str, records) -> np.ndarray:
@@ -771,13 +773,12 @@ def model_table(rows, bytes_per_cycle: float = 16.0):
 
 def phase_table(data: dict):
     """Thread 0's median cycles per phase in ``data`` (a timeline measurement), variant by
-    variant, beside the puzzle's illustrative cycles (the phases keep their names, as the
-    figures and the text quote them)."""
+    variant, beside the puzzle's illustrative cycles."""
     _measurement("data", data)
     from ..tables import Table
     variants = TIMELINE_VARIANTS
     return Table("", [Text("phase", "단계"), Text("puzzle (illustrative)", "퍼즐(예시)"), *variants],
-                 [[phase, SEED_CYCLES.get(phase, ""),
+                 [[Text(phase, PHASES_KO[phase]), SEED_CYCLES.get(phase, ""),
                    *(f"{_cycles_of('variant', data, v)[phase]:.0f}" for v in variants)]
                   for phase, *_ in TRACE_PHASES])
 

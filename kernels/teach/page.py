@@ -9,16 +9,22 @@ the cell that glues prints the same numbers with their names.
 
 from __future__ import annotations
 
+import os
+
 from ..edition import Text, bundle, of, show as say
 from ..validate import text
 
 PREFIX = "application/papermill.record/"   # where myst-nb looks for a glued value
+# Set where a notebook runs as the book shows it (kernels.publish.notebooks execute, nbval):
+# widgets show their default state, glue prints nothing.
+PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
 
 
 def glue(show: bool = True, **values: str) -> None:
     """Store each ``name=value`` (text, already formatted) for the page's ``{glue:text}`name```
     roles; with ``show`` print them once as ``name: value`` lines, so that a reader in Jupyter
-    sees them beside the sentences that use them. A value that is a
+    sees them beside the sentences that use them (not on the book's page, whose sentences show
+    them: :data:`PREVIEW_ENV`). A value that is a
     :class:`~kernels.edition.Text` is stored in both editions' languages (``translate sync``
     gives the Korean page its Korean words)."""
     from IPython.display import display
@@ -35,7 +41,7 @@ def glue(show: bool = True, **values: str) -> None:
         else:
             data = record("en")
         display(data, raw=True, metadata=metadata)
-    if show:
+    if show and os.environ.get(PREVIEW_ENV) != "1":
         lines = [Text(f"{name}: {value.en}", f"{name}: {value.ko}") if isinstance(value, Text)
                  else f"{name}: {value}" for name, value in values.items()]
         say(Text("\n", "\n").join(lines) if any(isinstance(v, Text) for v in lines)

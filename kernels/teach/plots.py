@@ -33,6 +33,7 @@ from matplotlib.text import Text
 
 from .. import variants as V
 from ..edition import KEY, LANGUAGES, language, of
+from ..measure.timeline import PHASES_KO
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference
@@ -286,8 +287,7 @@ PHASE_COLOURS = {"tile load": "#8ecae6", "taps load": "#ffb703", "wait": "#8c8c8
                  "barrier": "#b8b8ff", "compute": "#90be6d"}
 # In the model, a lane holds the tile load above, and the taps' "taps load" then the wait below.
 _SUBLANE = {"tile load": (0.05, 0.38), "taps load": (0.47, 0.38), "wait": (0.47, 0.38)}
-PHASE_KO = {"tile load": "타일 로드", "taps load": "탭 로드", "wait": "대기", "barrier": "배리어",
-            "compute": "계산", "block": "블록", "cycles": "사이클"}
+PHASE_KO = {**PHASES_KO, "block": "블록", "cycles": "사이클"}   # and the lanes' and the unit's
 LANE_IN = (0.19, 0.155)   # inches per lane (a 9 pt label each): up to 10 lanes a panel, more
 
 

@@ -17,8 +17,7 @@ import textwrap
 from .. import variants as V
 from ..edition import Text, bundle, listed as both_listed, show as say, wrap
 from ..measure.recorded import PAGE_CHARS
-
-PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
+from .page import PREVIEW_ENV
 
 
 class Note:
