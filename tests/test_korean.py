@@ -462,6 +462,8 @@ def test_the_page_around_the_korean_text_is_korean():
     left = [page.relative_to(ROOT) for page in pages
             if korean.chrome(text := page.read_text(encoding="utf-8")) != text]
     assert not left, left
+    script = (ROOT / "_build" / "html" / "ko" / "_static" / "translations.js").read_text(encoding="utf-8")
+    assert korean.SEARCH_COUNT[0] not in script and korean.SEARCH_COUNT[1] in script
 
 # --- nothing lost: a translation no cell uses is kept, and comes back --------------------------
 

@@ -16,7 +16,7 @@ words go through Sphinx's English stemmer, as before.
 The page around the text. The themes leave some of their labels, tooltips and placeholders in
 English (some written into their templates, some with no Korean in their catalogs): after the
 build, :data:`CHROME` puts each in Korean in every page's attributes, and :data:`CHROME_TEXT` in
-its text.
+its text; the search summary's count gets its counter attached (:data:`SEARCH_COUNT`).
 """
 
 from __future__ import annotations
@@ -124,6 +124,8 @@ CHROME = {   # title, aria-label, placeholder and data-bs-title attributes
     "Site navigation": "사이트 탐색", "Version warning": "버전 경고",
     "Search this book...": "이 책에서 검색…",
 }
+# Sphinx's Korean search summary: "8 개 페이지를 찾았습니다" with its counter attached, "8개"
+SEARCH_COUNT = ("${resultCount} \\uac1c", "${resultCount}\\uac1c")
 CHROME_TEXT = {   # text between tags
     "Back to top": "맨 위로", "Skip to main content": "본문으로 건너뛰기",
     "Please activate JavaScript to enable the search functionality.":
@@ -153,6 +155,9 @@ def _translate_chrome(app, exception) -> None:
         text = page.read_text(encoding="utf-8")
         if (done := chrome(text)) != text:
             page.write_text(done, encoding="utf-8")
+    script = Path(app.outdir) / "_static" / "translations.js"
+    if script.exists():
+        script.write_text(script.read_text(encoding="utf-8").replace(*SEARCH_COUNT), encoding="utf-8")
 
 
 def setup(app):
