@@ -241,25 +241,24 @@ def reading(result: dict, n: int = 2**26, k: int = 5) -> list[Text]:
     who_ko = (f"변형은 {', '.join([best, *tied])}(동률)로" if tied
               else f"변형인 {_josa(best, '은', '는')}")
 
-    def times(rows, name, unit="x"):
-        return f"{rows[name]['ratio']:.2f}{unit}"
+    ratio = {v: times(at[v]["ratio"]) for v in ("async_halo", "tiled_sync", "naive", "vec4", best)}
     vs_tiled, vs_naive = faster(at, "async_halo", "tiled_sync"), faster(at, "async_halo", "naive")
 
     def than(yes, end):   # "빠르고" / "빠릅니다", "느리고" / "느립니다"
         return {("고", True): "빠르고", ("고", False): "느리고",
                 ("다", True): "빠릅니다", ("다", False): "느립니다"}[end, yes]
     lines = [Text(f"- The puzzle's one-stage async tile (async_halo) takes "
-                  f"{times(at, 'async_halo')} the copy time: {_faster_or_slower(vs_tiled)} than the synchronous tile "
-                  f"({times(at, 'tiled_sync')}), {_faster_or_slower(vs_naive)} than naive loads "
-                  f"({times(at, 'naive')}).",
+                  f"{ratio['async_halo'].en} the copy time: {_faster_or_slower(vs_tiled)} than the synchronous tile "
+                  f"({ratio['tiled_sync'].en}), {_faster_or_slower(vs_naive)} than naive loads "
+                  f"({ratio['naive'].en}).",
                   f"- 퍼즐의 한 스테이지 비동기 타일(async_halo)은 복사 시간의 "
-                  f"{times(at, 'async_halo', '배')}가 걸립니다. 동기식 타일"
-                  f"({times(at, 'tiled_sync', '배')})보다 {than(vs_tiled, '고')}, naive 로드"
-                  f"({times(at, 'naive', '배')})보다 {than(vs_naive, '다')}."),
-             Text(f"- The fastest asynchronous {who} {times(at, best)}; plain float4 loads into "
-                  f"registers (vec4) take {times(at, 'vec4')}.",
-                  f"- 가장 빠른 비동기 {who_ko} {times(at, best, '배')}가 걸리고, 레지스터로 "
-                  f"읽는 일반 float4 로드(vec4)는 {times(at, 'vec4', '배')}가 걸립니다.")]
+                  f"{ratio['async_halo'].ko}가 걸립니다. 동기식 타일"
+                  f"({ratio['tiled_sync'].ko})보다 {than(vs_tiled, '고')}, naive 로드"
+                  f"({ratio['naive'].ko})보다 {than(vs_naive, '다')}."),
+             Text(f"- The fastest asynchronous {who} {ratio[best].en}; plain float4 loads into "
+                  f"registers (vec4) take {ratio['vec4'].en}.",
+                  f"- 가장 빠른 비동기 {who_ko} {ratio[best].ko}가 걸리고, 레지스터로 "
+                  f"읽는 일반 float4 로드(vec4)는 {ratio['vec4'].ko}가 걸립니다.")]
     for peer in peers(at):
         speedup = at[peer]["median_us"] / at[best]["median_us"]
         lines.append(Text(f"- {best} is {speedup:.2f}x faster than {peer}.",

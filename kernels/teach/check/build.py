@@ -5,7 +5,6 @@ options. ``python -m kernels.teach.check.build JOB`` is the child."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -78,17 +77,17 @@ def run_child(args: list[str], limit: float) -> subprocess.CompletedProcess | No
                                        err.decode("utf-8", "replace"))
 
 
-def _key(src: str, kernel: str, build: LearnerBuild) -> Path:
-    key = "\0".join([src, kernel, (C.KERNEL_DIR / HEADER).read_text(), *build.options(),
-                     str(C.nvrtc_version()), C._cupy_version()])
-    return CACHE / hashlib.sha256(key.encode()).hexdigest()[:32]
+def cached(src: str, kernel: str, build: LearnerBuild) -> Path:
+    """Where this build's PTX, CUBIN and log (``.json``) go: the book's cache key, in the
+    check's own folder."""
+    return CACHE / C.cache_path(src, kernel, build).stem
 
 
 def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
     """The PTX of ``build`` (machine code is made too, so that ptxas reads the inline asm);
     :class:`NotYet` for a compile error (the learner's line and the first error) or a compile
     that takes longer than :data:`COMPILE_LIMIT_S`."""
-    out = _key(src, ex.kernel, build)
+    out = cached(src, ex.kernel, build)
     if not out.with_suffix(".json").exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         job = out.with_name(f"{out.name}.{os.getpid()}.job")

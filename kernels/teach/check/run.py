@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ...reference import error_bound, random_inputs, reference
-from .build import LearnerBuild, _key, main as compile_job, run_child
+from .build import LearnerBuild, cached, main as compile_job, run_child
 from .exercises import HOST, STRESS, Exercise, NotYet
 
 RUN_LIMIT_S = 90   # CuPy's start, a dozen compiles, ~25 launches and their checks
@@ -29,7 +29,7 @@ def run(src: str, ex: Exercise, target: str, arch: int, folder: Path) -> dict:
         # every build is a stress build: the kernel that runs is the one the stress run shakes
         build = LearnerBuild(case.tile, case.k, case.threads, target, case.stages, jitter=True)
         jobs.append(dict(case._asdict(), blocks=case.grid(), launches=times, stress=stress,
-                         host=host, out=str(_key(src, ex.kernel, build)), kernel=ex.kernel,
+                         host=host, out=str(cached(src, ex.kernel, build)), kernel=ex.kernel,
                          options=build.options(), cubin=build.machine_code,
                          block_threads=case.threads + (32 if ex.producer_warp else 0)))
     (folder / "jobs.json").write_text(json.dumps({"source": src, "jobs": jobs,
