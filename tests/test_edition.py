@@ -144,7 +144,10 @@ def test_a_figure_is_drawn_in_each_language_and_sync_gives_the_korean_its_own(tm
 
 def test_the_korean_figures_draw_every_glyph(monkeypatch, caplog):
     """No box for a missing glyph (matplotlib logs it): mathtext, which has no fallback font,
-    never meets Hangul."""
+    never meets Hangul; and no text runs past the figure's edge (a Hangul title wraps by
+    columns)."""
+    import matplotlib
+    from matplotlib.text import Text as Label
     from kernels.measure import recorded
     from kernels.teach import plots
     monkeypatch.setenv(edition.ENV, "ko")
@@ -154,6 +157,12 @@ def test_the_korean_figures_draw_every_glyph(monkeypatch, caplog):
                 plots.plot_roofline(roof, label=recorded.provenance(roof["provenance"])),
                 plots.draw_tiles()):
         fig.png(dpi=50)
+        with matplotlib.rc_context(plots.PAGE_RC):
+            fig.draw_without_rendering()   # laid out as on the page
+        ticks = {id(t) for ax in fig.axes for t in ax.get_xticklabels() + ax.get_yticklabels()}
+        cut = [t.get_text() for t in fig.findobj(Label) if t.get_visible() and t.get_text()
+               and id(t) not in ticks and t.get_window_extent().x1 > fig.bbox.x1 + 1]
+        assert not cut, cut
     said = [r.getMessage() for r in caplog.records]
     assert not [m for m in said if "glyph" in m or "findfont" in m]
 

@@ -116,11 +116,11 @@ def _anchors(app, doctree) -> None:
 CHROME = {   # title, aria-label, placeholder and data-bs-title attributes
     "Toggle primary sidebar": "책 목차 열고 닫기",
     "Toggle secondary sidebar": "이 페이지 목차 열고 닫기",
-    "Color mode": "색 모드", "Light": "밝게", "Dark": "어둡게", "System Settings": "시스템 설정",
+    "Color mode": "색 모드", "Light": "밝은 테마", "Dark": "어두운 테마", "System Settings": "시스템 설정",
     "Launch on Colab": "Colab에서 열기", "Launch interactive content": "대화형으로 실행",
     "Link to this heading": "이 제목으로 가는 링크",
     "next page": "다음 페이지", "previous page": "이전 페이지",
-    "Main": "책 목차", "On this page": "이 페이지에서", "Page": "페이지",
+    "Main": "책 목차", "On this page": "이 페이지 목차", "Page": "페이지",
     "Site navigation": "사이트 탐색", "Version warning": "버전 경고",
     "Search this book...": "이 책에서 검색…",
 }

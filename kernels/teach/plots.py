@@ -32,7 +32,7 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.text import Text
 
 from .. import variants as V
-from ..edition import KEY, LANGUAGES, language, of
+from ..edition import KEY, LANGUAGES, columns, language, of, wrap
 from ..measure.timeline import PHASES_KO
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
@@ -146,7 +146,10 @@ def _on_page(draw):
 
 
 def _title(s: str, width: int = TITLE_CHARS) -> str:
-    return "\n".join(textwrap.wrap(s, width)) if s else s
+    """``s`` in lines of ``width`` columns (a Hangul syllable takes two)."""
+    if not s:
+        return s
+    return "\n".join(textwrap.wrap(s, width) if columns(s) == len(s) else wrap(s, width))
 
 
 def _log2_axis(ax, values) -> None:
@@ -401,7 +404,7 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
                      transform=axes[0].get_xaxis_transform(), va="bottom")
     fig.suptitle("\n".join([_t(f"K = {k}: GB/s = 8 N bytes / kernel time.",
                                f"K = {k}: GB/s = 8 N 바이트 / 커널 시간."),
-                            *textwrap.wrap(_of(label), TITLE_CHARS)]),
+                            *_title(_of(label)).split("\n")]),
                  x=0.0, ha="left")
     return fig
 
