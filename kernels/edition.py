@@ -64,6 +64,9 @@ def language() -> str:
     return "en"
 
 
+PAGE_CHARS = 80   # a printed line that fits the book's text column (about 85 of its code font)
+
+
 def columns(line: str) -> int:
     """How many columns ``line`` takes in a monospaced font: Hangul and other wide characters
     take two."""

@@ -115,6 +115,9 @@ VARIANTS: tuple[Variant, ...] = (
             shared=lambda tile, k, stages: 0),
     Variant("tiled_sync", "tile and halos staged in shared memory by plain loads, then a barrier",
             "plain", shared=_tile_halos_taps, traced=True, stressed=True),
+    Variant("tiled_loads_first", "control: tiled_sync with every load issued before any store, "
+            "so the tile's and the taps' latencies overlap", "plain", shared=_tile_halos_taps,
+            traced=True, stressed=True, added="2026-12-04T04:00:00+00:00"),
     Variant("puzzle28", "Puzzle 28 as published: an async copy of the tile without its halo "
             "(wrong at every tile's edges)", "cp.async",
             shared=lambda tile, k, stages: 4 * (tile + k), traced=True, stressed=True,

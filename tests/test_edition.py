@@ -13,7 +13,6 @@ import pytest
 
 from kernels import edition
 from kernels.edition import Text
-from kernels.measure.recorded import for_page
 from kernels.publish import translate
 from kernels.tables import Table
 
@@ -69,21 +68,6 @@ def test_both_editions_ride_in_the_outputs_metadata(monkeypatch):
     (edition.millions(162_340_000), "162.3M", "1억 6,230만"), (edition.millions(1e8), "100.0M", "1억")])
 def test_numbers_are_written_each_editions_way(value, en, ko):
     assert (value.en, value.ko) == (en, ko)
-
-
-def test_korean_lines_wrap_at_their_width_in_columns():
-    line = "- " + "헤일로 셀은 이웃 타일에서 복사합니다 " * 6
-    for out in edition.wrap(line, 40, "  "):
-        assert edition.columns(out) <= 40, out
-    english = "- K = 1 in the same configuration (tile 1024, 128 threads, one block per tile)"
-    import textwrap
-    assert edition.wrap(english, 40, "  ") == textwrap.wrap(english, 40, subsequent_indent="  ",
-                                                            break_long_words=False,
-                                                            break_on_hyphens=False)
-    page = for_page([Text("- " + "word " * 30, "- " + "낱말 " * 30)], width=40)
-    assert isinstance(page, Text)
-    assert all(edition.columns(x) <= 40 for x in page.ko.splitlines())
-    assert for_page(["plain"]) == "plain" and not isinstance(for_page(["plain"]), Text)
 
 
 def test_a_table_shows_each_language_aligned_in_columns(monkeypatch):
@@ -202,3 +186,14 @@ def test_korean_headings_get_anchors_from_their_words():
     korean = _korean()
     assert korean.slug("타일로 나눈 벡터") == "타일로-나눈-벡터"
     assert korean.slug("Exercise 1: 비동기 복사") == "exercise-1-비동기-복사"
+
+
+def test_korean_lines_wrap_at_their_width_in_columns():
+    line = "- " + "헤일로 셀은 이웃 타일에서 복사합니다 " * 6
+    for out in edition.wrap(line, 40, "  "):
+        assert edition.columns(out) <= 40, out
+    english = "- K = 1 in the same configuration (tile 1024, 128 threads, one block per tile)"
+    import textwrap
+    assert edition.wrap(english, 40, "  ") == textwrap.wrap(english, 40, subsequent_indent="  ",
+                                                            break_long_words=False,
+                                                            break_on_hyphens=False)

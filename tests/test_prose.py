@@ -157,7 +157,8 @@ def test_what_notebook_02_says_about_the_taps():
     20 bytes against two loads in sequence); 'the wait left' is longer than a trace point and
     short; 'a second latency, about as long as the first'."""
     lesson = timeline.taps_lesson(H200)
-    assert all(t >= 4 * timeline.SEED_CYCLES["taps load"] for t in lesson["taps"].values())
+    assert all(t >= 4 * timeline.SEED_CYCLES["taps load"] for v, t in lesson["taps"].items()
+               if v != "tiled_loads_first")       # its tap was issued with the tile: nothing between
     assert timeline.THREAD0_TILE_LOADS == len(range(0, layout.buf(256, 5), 256)) == 2
     assert 0.8 < lesson["taps_over_load"] < 1.5          # "about the same", the answer
     assert lesson["empty_wait"] < lesson["wait_left"] < lesson["async_taps"] / 2
@@ -185,9 +186,9 @@ def test_notebook_02_glues_every_number_it_names_and_quotes_the_puzzle_right():
         assert vague not in md
     assert "45% better utilization" in md and "45% improvement" not in md + code
     # "the tables whose cells begin with `# live`": measured on the reader's GPU, so nbval skips
-    # their outputs; the cell that checks the text against a live run, too
+    # their outputs
     for c in nb.cells:
-        if c.cell_type == "code" and (c.source.startswith("# live") or "against_the_text" in c.source):
+        if c.cell_type == "code" and c.source.startswith("# live"):
             assert "nbval-ignore-output" in c.metadata.get("tags", []), c.source
     assert "45 % improvement" not in md + code
 

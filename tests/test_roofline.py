@@ -144,13 +144,9 @@ def test_async_vs_sync_names_a_winner_only_outside_the_noise():
     sync_wins, tie, async_wins = (recorded.async_vs_sync(rec, N, k) for k in (1, 5, 31))
     assert (sync_wins.best_async, sync_wins.winner) == ("pipelined", "sync")
     assert sync_wins.speedup == pytest.approx(1.2 / 1.05)
-    assert sync_wins.sentence().startswith("K = 1, each tuned: staged_sync 140.9 µs "
-                                           "[139.5-142.3] is 1.14x faster than pipelined")
     assert (tie.best_async, tie.winner) == ("pipelined", "tie")
-    assert "faster" not in tie.sentence() and tie.sentence().startswith("K = 5, each tuned: a tie")
     assert (async_wins.best_async, async_wins.winner) == ("bulk", "async")
-    assert async_wins.sentence().startswith("K = 31, each tuned: bulk ")
-    assert "is 1.07x faster than staged_sync" in async_wins.sentence()
+    assert async_wins.speedup == pytest.approx(1.5 / 1.4)
     # against the other synchronous controls too
     assert recorded.async_vs_sync(rec, N, 5, control="vec4").winner == "sync"
     with pytest.raises(ValueError, match="no staged_sync row at n = 67108864 with 127 taps"):
@@ -169,25 +165,12 @@ def test_a_difference_inside_the_noise_is_a_tie_whatever_the_medians():
 
 def test_launch_overhead_at_the_seed_size():
     share = recorded.launch_overhead(roofline_recording())
-    assert share == pytest.approx({"tiled_sync": 2.0 / 4.0, "async_halo": 2.0 / 3.6})
+    assert share == pytest.approx({"tiled_sync": 2.0 / 4.0, "tiled_loads_first": 2.0 / 3.4,
+                                   "async_halo": 2.0 / 3.6})
     rec = roofline_recording()
     rec["seed"]["rows"] = [r for r in rec["seed"]["rows"] if r["name"] != "empty"]
     with pytest.raises(ValueError, match="no empty kernel"):
         recorded.launch_overhead(rec)
-
-
-def test_roofline_table():
-    lines = str(recorded.roofline_table(roofline_recording(), N)).splitlines()
-    assert lines[0] == ("n = 2^26 on Synthetic GPU: time over the bound, max(copy, FMA time)")
-    # one column per K, one row per variant (K = 1 first, 127 last, FMA-bound)
-    assert lines[1].split()[0] == "K" and lines[1].split()[1] == "1" and lines[1].split()[-1] == "127"
-    assert [line.split()[0] for line in lines[4:]] == list(roofline.VARIANTS)
-    column = [line[17:24].strip() for line in lines[2:]]   # K = 1
-    assert column == ["134.2", "2.2", "2.00", "1.80", "1.00", "1.05", "1.20", "1.25", "1.30"]
-    last = [line[-7:].strip() if len(line) > 17 + 7 * (len(lines[1].split()) - 2) else ""
-            for line in lines[2:]]                          # K = 127
-    assert last == ["134.2", "284.1*", "5.00", "4.00", "", "", "", "", ""]
-    assert max(map(len, lines)) <= recorded.PAGE_CHARS
 
 
 def test_plot_roofline():
@@ -283,7 +266,7 @@ def test_the_command_line_plans_without_a_gpu(capsys):
     est = json.loads(capsys.readouterr().out)
     assert est == roofline.estimate_seconds(roofline.plan(), cpus=16)
     roofline.main(["--plan", "--quick", "--cpus", "16"])
-    assert json.loads(capsys.readouterr().out)["cases"] == 16
+    assert json.loads(capsys.readouterr().out)["cases"] == 19
     if not kernels.gpu_available():
         with pytest.raises(SystemExit, match="the roofline needs a GPU"):
             roofline.main([])
@@ -342,7 +325,7 @@ def test_the_sweep_end_to_end_with_fake_timings(monkeypatch, capsys):
     assert rec["grid"]["pipelined"] == {"tiles": [1024, 2048, 4096], "stages": [1, 2, 4],
                                         "threads": [128, 256]}
     err = capsys.readouterr().err
-    assert "roofline: 32 cases" in err and "n=2^14 k=127" in err
+    assert "roofline: 38 cases" in err and "n=2^14 k=127" in err
     assert recorded.async_vs_sync(rec, 2**14, 31).winner in ("async", "sync", "tie")
     assert plots.plot_roofline(rec, 2**14).axes
 

@@ -68,10 +68,31 @@
     Search._articleOnly = true;
   }
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { quoteTheArticleOnly(); ready(); });
-  } else {
+  /* 4. A figure is drawn for the desktop column; on a phone its text is small. Each figure
+     opens full size in its own tab when tapped. */
+  function enlargeable() {
+    var ko = root.lang === "ko";
+    document.querySelectorAll(".bd-article div.cell_output img").forEach(function (img) {
+      if (img.closest("a")) return;
+      var a = document.createElement("a");
+      a.href = img.src;
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.className = "figure-full-size";
+      a.title = ko ? "크게 보기" : "Open full size";
+      img.parentNode.insertBefore(a, img);
+      a.appendChild(img);
+    });
+  }
+
+  function start() {
     quoteTheArticleOnly();
+    enlargeable();
     ready();
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
   }
 })();

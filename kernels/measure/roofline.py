@@ -53,7 +53,7 @@ from .timing import time_us
 SIZES = (2**24, 2**26)                # x and y past the H200's 60 MiB L2: DRAM-bound
 KS = (1, 3, 5, 9, 17, 31, 63)         # what every variant takes (the window variants: K <= 64)
 LONG_KS = (127,)                      # taps beyond a register window: tiled_sync and async_halo
-VARIANTS = ("tiled_sync", "async_halo", "vec4", "staged_sync", "pipelined", "bulk",
+VARIANTS = ("tiled_sync", "tiled_loads_first", "async_halo", "vec4", "staged_sync", "pipelined", "bulk",
             "warp_specialized")
 THREADS = (128, 256)
 # The tuning grid of each variant (bench.tuning_grid's arguments, threads: THREADS): tiles, and
@@ -63,6 +63,7 @@ THREADS = (128, 256)
 WINDOW_GRID = dict(tiles=(1024, 2048, 4096))
 GRID = {
     "tiled_sync": dict(tiles=(256, 1024)),
+    "tiled_loads_first": dict(tiles=(256, 1024)),
     "async_halo": dict(tiles=(256, 1024)),
     "vec4": WINDOW_GRID,
     "staged_sync": WINDOW_GRID,
@@ -72,7 +73,7 @@ GRID = {
 }
 QUICK = dict(sizes=(2**22,), ks=(5, 31), long_ks=(127,))
 N_REPEAT = 30
-SEED_VARIANTS = ("tiled_sync", "async_halo")
+SEED_VARIANTS = ("tiled_sync", "tiled_loads_first", "async_halo")
 
 FMA_CHAINS, FMA_ITERS, FMA_THREADS, FMA_WAVES = 8, 4096, 256, 4
 PROBES = r"""

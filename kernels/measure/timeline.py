@@ -522,11 +522,16 @@ def saving_numbers(data: dict) -> dict[str, str]:
     kernel-only time at 2^14 and 2^24
     (``kernel_less_seed``, ``kernel_less_large``) and tiled_sync's time at 2^14
     (``kernel_us_seed``); the model's sync, async and less time (``model_meas_sync``,
-    ``model_meas_async``, ``model_meas_less``)."""
-    s = overlap_saving(data)
+    ``model_meas_async``, ``model_meas_less``); the same for tiled_loads_first against tiled_sync
+    (``block_first``, ``first_less``, ``kernel_first_seed``, ``kernel_first_large``)."""
+    s, f = overlap_saving(data), overlap_saving(data, asyn="tiled_loads_first")
     m = model_totals(**measured_preset(data))
     small, large = min(s["kernel_less"]), max(s["kernel_less"])
-    return {"block_sync": _cyc(s["block_cycles"]["tiled_sync"]),
+    return {"block_first": _cyc(f["block_cycles"]["tiled_loads_first"]),
+            "first_less": _pct(f["block_less"]),
+            "kernel_first_seed": _pct(f["kernel_less"][small]),
+            "kernel_first_large": _pct(f["kernel_less"][large]),
+            "block_sync": _cyc(s["block_cycles"]["tiled_sync"]),
             "block_async": _cyc(s["block_cycles"]["async_halo"]),
             "block_saved": _cyc(s["block_cycles"]["tiled_sync"] - s["block_cycles"]["async_halo"]),
             "block_less": _pct(s["block_less"]), "taps_hidden": _pct(s["taps_hidden"]),
@@ -538,7 +543,8 @@ def saving_numbers(data: dict) -> dict[str, str]:
 
 
 def _occupancies(data: dict) -> dict:
-    return {which: {v: sm_occupancy(records(data, v, which)) for v in ("tiled_sync", "async_halo")}
+    return {which: {v: sm_occupancy(records(data, v, which))
+                    for v in ("tiled_sync", "tiled_loads_first", "async_halo")}
             for which in ("seed", "large")}
 
 
@@ -547,7 +553,8 @@ def occupancy_numbers(data: dict) -> dict[str, str]:
     (``occ_seed_sync``, ``occ_seed_async``) and tiled_sync over async_halo there
     (``occ_async_gain``); at 2^24 the most blocks at once (``occ_large_resident``), a
     tiled_sync block's ns (``occ_large_sync``), ns per block of an SM (``occ_large_per_sync``,
-    ``occ_large_per_async``), and tiled_sync's blocks overlapped (``occ_overlapped``)."""
+    ``occ_large_per_async``), and tiled_sync's blocks overlapped (``occ_overlapped``); for
+    tiled_loads_first, ``occ_seed_first`` and ``occ_large_per_first``."""
     o = _occupancies(data)
     seed, large = o["seed"], o["large"]
     return {"occ_seed_sync": _cyc(seed["tiled_sync"]["block_ns"]),
@@ -557,6 +564,8 @@ def occupancy_numbers(data: dict) -> dict[str, str]:
             "occ_large_sync": _cyc(large["tiled_sync"]["block_ns"]),
             "occ_large_per_sync": _cyc(large["tiled_sync"]["ns_per_block"]),
             "occ_large_per_async": _cyc(large["async_halo"]["ns_per_block"]),
+            "occ_seed_first": _cyc(seed["tiled_loads_first"]["block_ns"]),
+            "occ_large_per_first": _cyc(large["tiled_loads_first"]["ns_per_block"]),
             "occ_overlapped": f"{large['tiled_sync']['block_ns'] / large['tiled_sync']['ns_per_block']:.1f}"}
 
 
@@ -571,12 +580,13 @@ def overhead_numbers(data: dict) -> dict[str, str]:
 
 TUNED_N = 2**26     # chapter 05's largest size, where every kernel is tuned (tile, threads)
 TUNED_KS = (1, 5, 9)
+TUNED_VARIANTS = ("tiled_sync", "tiled_loads_first", "async_halo")
 
 
 def tuned_rows(roof: dict, n: int = TUNED_N) -> dict:
-    """From a roofline recording (kernels/recorded/h200_roofline.json, chapter 05), tiled_sync and
-    async_halo each tuned at size ``n``: ``{k: {"tiled_sync": row, "async_halo": row}}`` for the
-    K that both have (a row: ``median_us``, ``config`` with the tuned ``tile``)."""
+    """From a roofline recording (kernels/recorded/h200_roofline.json, chapter 05), each of
+    ``TUNED_VARIANTS`` tuned at size ``n``: ``{k: {"tiled_sync": row, ...}}`` for the K that all
+    have (a row: ``median_us``, ``config`` with the tuned ``tile``)."""
     from .recorded import roofline_rows   # the roofline recording's reader
     valid_rows("roof['rows']", record("roof", roof, ("rows",))["rows"],
                ("name", "n", "k", "median_us", "config"))
@@ -585,12 +595,12 @@ def tuned_rows(roof: dict, n: int = TUNED_N) -> dict:
     except ValueError:
         at = {}
     by = {}
-    for name in ("tiled_sync", "async_halo"):
+    for name in TUNED_VARIANTS:
         for r in at.get(name, []):
             by.setdefault(r["k"], {})[name] = r
-    both = {k: v for k, v in sorted(by.items()) if len(v) == 2}
+    both = {k: v for k, v in sorted(by.items()) if len(v) == len(TUNED_VARIANTS)}
     if not both:
-        raise ValueError(f"roof has no tuned tiled_sync and async_halo rows at n = {n}")
+        raise ValueError(f"roof has no tuned rows of {', '.join(TUNED_VARIANTS)} at n = {n}")
     return both
 
 
@@ -609,154 +619,8 @@ def tuned_numbers(roof: dict, n: int = TUNED_N, ks=TUNED_KS) -> dict[str, str]:
     for k in ks:
         out[f"tuned_sync_k{k}"] = f"{both[k]['tiled_sync']['median_us']:.1f}"
         out[f"tuned_async_k{k}"] = f"{both[k]['async_halo']['median_us']:.1f}"
+        out[f"tuned_first_k{k}"] = f"{both[k]['tiled_loads_first']['median_us']:.1f}"
     return out
-
-
-def tuned_async_faster(roof: dict, n: int = TUNED_N) -> list[int]:
-    """The K at which tuned async_halo beats tuned tiled_sync at size ``n`` (02 says: none)."""
-    return [k for k, r in tuned_rows(roof, n).items()
-            if r["async_halo"]["median_us"] < r["tiled_sync"]["median_us"]]
-
-
-# How far a live run's puzzle-size saving may be from the text's and still agree with it: five
-# percentage points. The kernel lasts about 1.6 µs there, much of it the launch (chapter 05), and
-# two H200 recordings give 19% (h200_timelines) and 17% (h200_roofline) for the same pair.
-SEED_SAVING_TOLERANCE = 0.05
-
-
-def seed_saving(data: dict, described: dict, tolerance: float = SEED_SAVING_TOLERANCE) -> dict:
-    """async_halo's fraction less kernel-only time than tiled_sync at the puzzle's size (the
-    smallest size measured) in ``data`` (``here``) and in ``described`` (``there``, the text's);
-    ``close`` if they differ by at most ``tolerance``; ``data``'s times there (``sync_us``,
-    ``async_us``), and its fraction at the largest size (``large``, at ``large_n``: the steady
-    figure)."""
-    tolerance = number("tolerance", tolerance, 0, 1)
-    here, there = overlap_saving(data), overlap_saving(described)
-    small, large = min(here["kernel_less"]), max(here["kernel_less"])
-    less = here["kernel_less"][small]
-    told = there["kernel_less"][min(there["kernel_less"])]
-    return {"n": small, "here": less, "there": told, "close": abs(less - told) <= tolerance,
-            "sync_us": here["kernel_us"][small], "async_us": here["kernel_us"][small] * (1 - less),
-            "large": here["kernel_less"][large], "large_n": large}
-
-
-def text_claims(data: dict) -> list[dict]:
-    """The statements notebook 02's text makes from the H200 recording, checked on ``data``
-    (a timeline measurement): each ``{"says": the statement, "holds": bool, "numbers": what
-    ``data`` shows}``, ``says`` and ``numbers`` in both editions' languages
-    (:class:`~kernels.edition.Text`; the Korean ``says`` a quotable plain sentence)."""
-    t, s, o = taps_lesson(data), overlap_saving(data), _occupancies(data)
-    seed, large = o["seed"], o["large"]
-    m = model_totals(**measured_preset(data))
-    resident = max(sm_occupancy(records(data, v))["resident"] for v in TIMELINE_VARIANTS)
-    overlapped = large["tiled_sync"]["block_ns"] / large["tiled_sync"]["ns_per_block"]
-    gain = seed["tiled_sync"]["block_ns"] / seed["async_halo"]["block_ns"]
-    sizes = {n: f"2^{n.bit_length() - 1}" for n in s["kernel_less"]}
-    kernel = Text(", ".join(f"{_pct(f)} at N = {sizes[n]}" for n, f in s["kernel_less"].items()),
-                  ", ".join(f"N = {sizes[n]}에서 {_pct(f)}" for n, f in s["kernel_less"].items()))
-    taps, per_load = _cyc(t["taps"]["tiled_sync"]), _cyc(t["tile_per_load"])
-    block_a, block_s = _cyc(s["block_cycles"]["async_halo"]), _cyc(s["block_cycles"]["tiled_sync"])
-    seed_a, seed_s = _cyc(seed["async_halo"]["block_ns"]), _cyc(seed["tiled_sync"]["block_ns"])
-    per_a, per_s = _cyc(large["async_halo"]["ns_per_block"]), _cyc(large["tiled_sync"]["ns_per_block"])
-    return [
-        {"says": Text("at N = 16384 each SM runs one block",
-                      "N = 16384에서는 SM마다 블록을 하나씩 실행한다"), "holds": resident == 1,
-         "numbers": Text(f"up to {resident} block{'s' if resident > 1 else ''} at once on an SM",
-                         f"SM 하나에 동시에 블록 최대 {resident}개")},
-        {"says": Text("tiled_sync's taps load takes several times the puzzle's 100 cycles",
-                      "tiled_sync의 탭 로드는 퍼즐이 말하는 100사이클의 몇 배가 걸린다"),
-         "holds": t["taps_over_puzzle"] >= 2, "numbers": Text(f"{taps} cycles", f"{taps}사이클")},
-        {"says": Text("the taps load takes about as long as one of thread 0's tile loads",
-                      "탭 로드는 스레드 0의 타일 로드 하나와 비슷하게 걸린다"),
-         "holds": 0.5 <= t["taps_over_load"] <= 2,
-         "numbers": Text(f"{taps} against {per_load} cycles", f"{taps}사이클 대 {per_load}사이클")},
-        {"says": Text("async_halo's block takes fewer cycles than tiled_sync's",
-                      "async_halo의 블록은 tiled_sync의 블록보다 사이클이 적게 걸린다"),
-         "holds": s["block_less"] > 0,
-         "numbers": Text(f"{block_a} against {block_s} cycles", f"{block_a}사이클 대 {block_s}사이클")},
-        {"says": Text("that saving is most of tiled_sync's taps load",
-                      "그 절약은 tiled_sync 탭 로드의 대부분이다"), "holds": s["taps_hidden"] > 0.5,
-         "numbers": Text(f"{_pct(s['taps_hidden'])} of it", f"탭 로드의 {_pct(s['taps_hidden'])}")},
-        {"says": Text("at N = 16384 async_halo's block is the shorter",
-                      "N = 16384에서는 async_halo의 블록이 더 짧다"),
-         "holds": seed["async_halo"]["block_ns"] < seed["tiled_sync"]["block_ns"],
-         "numbers": Text(f"{seed_a} ns against {seed_s} ns", f"{seed_a} ns 대 {seed_s} ns")},
-        {"says": Text("async_halo takes less kernel-only time than tiled_sync at both sizes",
-                      "두 크기 모두에서 async_halo의 커널만의 시간이 tiled_sync보다 짧다"),
-         "holds": all(f > 0 for f in s["kernel_less"].values()),
-         "numbers": Text("less time: ", "") + kernel + Text("", " 단축")},
-        {"says": Text("at N = 2^24 async_halo's SMs take less time per block than tiled_sync's",
-                      "N = 2^24에서는 async_halo의 SM이 tiled_sync의 SM보다 블록당 시간이 짧다"),
-         "holds": large["async_halo"]["ns_per_block"] < large["tiled_sync"]["ns_per_block"],
-         "numbers": Text(f"{per_a} against {per_s} ns", f"{per_a} ns 대 {per_s} ns")},
-        {"says": Text("occupancy hides more than asynchrony", "점유율이 비동기성보다 더 많이 감춘다"),
-         "holds": overlapped > gain,
-         "numbers": Text(f"{overlapped:.1f} blocks overlapped against a {gain:.2f}x shorter block",
-                         f"겹친 블록 {overlapped:.1f}개 대 {gain:.2f}배 짧아진 블록")},
-        {"says": Text("the model with the measured phases promises the async block more than it gets",
-                      "잰 단계 값을 넣은 모델은 비동기 블록에 실제로 얻는 것보다 큰 단축을 약속한다"),
-         "holds": m["less_time"] > s["block_less"],
-         "numbers": Text(f"{_pct(m['less_time'])} promised, {_pct(s['block_less'])} measured",
-                         f"약속 {_pct(m['less_time'])}, 측정 {_pct(s['block_less'])}")},
-    ]
-
-
-def against_the_text(data: dict, described: dict) -> Text:
-    """A few lines for the reader: which of ``text_claims`` that hold in ``described`` (the
-    recording the text was written from) ``data`` contradicts, with ``data``'s numbers; a line
-    when the puzzle-size saving the text states is more than ``SEED_SAVING_TOLERANCE`` from
-    ``data``'s (:func:`seed_saving`); on a GPU below sm_80 also why (its asynchronous copies are
-    synchronous). In both editions' languages (:class:`~kernels.edition.Text`)."""
-    record("data", data, ("provenance",)), record("described", described, ("provenance",))
-    there_device = described["provenance"]["device"]
-    if data["provenance"] == described["provenance"]:
-        return Text(f"These are the numbers of the recording the text describes "
-                    f"({there_device}): every statement above is about them.",
-                    f"본문이 설명하는 기록({there_device})의 숫자입니다. 위의 진술은 모두 이 숫자에 "
-                    "관한 것입니다.")
-    here, there = text_claims(data), text_claims(described)
-    device = data["provenance"].get("device", "this GPU")
-    device_ko = data["provenance"].get("device", "이 GPU")
-    wrong = [h for h, d in zip(here, there) if d["holds"] and not h["holds"]]
-    seed = seed_saving(data, described)
-    lines = []
-    if not wrong:
-        lines.append(Text(f"On your {device}, every statement the text makes from the {there_device} "
-                          "holds" + ("." if seed["close"] else ", but one of its numbers differs:"),
-                          f"여러분의 {device_ko}에서도 본문이 {there_device}의 기록으로 한 진술이 모두 "
-                          "성립합니다." + ("" if seed["close"] else " 다만 숫자 하나가 다릅니다.")))
-    else:
-        lines.append(Text(f"On your {device}, {len(wrong)} of the {len(here)} statements the text makes "
-                          f"from the {there_device} do not hold:",
-                          f"여러분의 {device_ko}에서는 본문이 {there_device}의 기록으로 한 진술 "
-                          f"{len(here)}개 가운데 {len(wrong)}개가 성립하지 않습니다."))
-        lines += [Text(f"- the text says {h['says'].en}; here: {h['numbers'].en}",
-                       f"- 본문은 “{h['says'].ko}”라고 하지만, 여기서 잰 값은 {h['numbers'].ko}입니다.")
-                  for h in wrong]
-    if not seed["close"]:
-        large = f"2^{seed['large_n'].bit_length() - 1}"
-        lines.append(Text(
-            f"- the text says async_halo takes {_pct(seed['there'])} less kernel-only time "
-            f"than tiled_sync at N = {seed['n']} (the recording's); here: "
-            f"{100 * seed['here']:.1f}% ({seed['async_us']:.2f} against "
-            f"{seed['sync_us']:.2f} µs), more than {100 * SEED_SAVING_TOLERANCE:.0f} "
-            f"points away. Much of a kernel this short is its launch (chapter 05), and the "
-            f"gap moves from run to run; at N = {large}, "
-            f"where the launch is a small part, your run gives {100 * seed['large']:.1f}% "
-            f"less.",
-            f"- 본문은 “N = {seed['n']}에서 async_halo의 커널만의 시간이 tiled_sync보다 "
-            f"{_pct(seed['there'])} 짧다”라고 하지만(기록의 값), 여기서는 {100 * seed['here']:.1f}%"
-            f"({seed['async_us']:.2f} µs 대 {seed['sync_us']:.2f} µs)로 "
-            f"{100 * SEED_SAVING_TOLERANCE:.0f}%포인트 넘게 다릅니다. 이렇게 짧은 커널은 시간의 "
-            f"상당 부분이 런치이고(05장), 그 차이는 실행 간 편차로 움직입니다. 런치의 몫이 작은 "
-            f"N = {large}에서는 여러분의 실행에서 시간이 {100 * seed['large']:.1f}% 짧습니다."))
-    cc = data["provenance"].get("compute_capability")
-    if isinstance(cc, int) and cc < 80:
-        lines.append(Text(f"(sm_{cc}: below sm_80 the asynchronous copy is a plain synchronous one, so "
-                          "async_halo has no asynchrony to show here.)",
-                          f"(sm_{cc}: sm_80 미만에서는 비동기 복사가 평범한 동기식 복사라서, 여기서는 "
-                          "async_halo가 보여 줄 비동기성이 없습니다.)"))
-    return Text("\n", "\n").join(lines)
 
 
 # --- the tables of notebook 02 (titles and word headers in both editions' languages) ----------

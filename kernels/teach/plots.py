@@ -350,22 +350,26 @@ def _n_label(n: int) -> str:
 BANDWIDTH_PANELS = (("asynchronous copies (cp.async, bulk copy)", "비동기 복사(cp.async, 벌크 복사)"),
                     ("plain loads, and the libraries' convolutions", "일반 로드와 라이브러리의 합성곱"))
 SERIES_COLOURS = {"puzzle28": "#d62728", "async_halo": "#1f77b4", "pipelined": "#2ca02c",
-                  "bulk": "#9467bd", "naive": "#8c564b", "tiled_sync": "#ff7f0e",
+                  "bulk": "#9467bd", "naive": "#8c564b", "tiled_sync": "#ff7f0e", "tiled_loads_first": "#393b79",
                   "vec4": "#17becf", "staged_sync": "#e377c2", "warp_specialized": "#b8860b",
                   "cupyx.ndimage.correlate1d": "#7f7f7f", "torch.conv1d": "#bcbd22"}
 
 
+SERIES_MARKERS = {"pipelined": "o", "bulk": "D", "warp_specialized": "v", "vec4": "s",
+                  "staged_sync": "P", "async_halo": "o", "puzzle28": "x"}
+
+
 def _series_style(name: str) -> dict:
     if name in V.NAMES:
-        return dict(color=SERIES_COLOURS.get(name), marker="o" if V.get(name).asynchronous
-                    else "s", ms=3.5, lw=1.4)
+        return dict(color=SERIES_COLOURS.get(name), marker=SERIES_MARKERS.get(name, "s"),
+                    ls="-" if V.get(name).asynchronous else ":", ms=4, lw=1.4, mfc="none")
     return dict(color=SERIES_COLOURS.get(name), marker="^", ms=4, lw=1.2, ls="-.")   # a library
 
 
 @_on_page
 def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     """Effective bandwidth (8 N bytes over the kernel time) against N, under the device copy of
-    the same bytes (the roofline, in both panels): the asynchronous variants above, the
+    the same bytes (in both panels): the asynchronous variants above, the
     plain-load variants and the libraries' convolutions (peers) below, on the same axes."""
     record("result", result, ("rows", "provenance"))
     valid_rows("result['rows']", result["rows"], ("name", "n", "k", "gbps"))
@@ -387,7 +391,7 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     l2 = result["provenance"].get("l2_bytes")
     for ax, group, title in zip(axes, groups, BANDWIDTH_PANELS):
         if "copy" in names:
-            ax.plot(*curve("copy"), color="black", ls="--", lw=1.8, label=_t("device copy (roofline)", "디바이스 간 복사(루프라인)"))
+            ax.plot(*curve("copy"), color="black", ls="--", lw=1.8, label=_t("device copy of the same bytes", "같은 바이트의 디바이스 간 복사"))
         for name in group:
             ax.plot(*curve(name), label=name, **_series_style(name))
         if l2:
@@ -446,6 +450,9 @@ def plot_stage_sweep(result: dict, label: str = ""):
     return fig
 
 
+ZOOM = (0.96, 1.6)   # the roofline's lower panel: the few percent that chapter 05 discusses
+
+
 @_on_page
 def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     """Each variant's time over the bound (the larger of the copy and the FMA time, 1.0: the
@@ -462,38 +469,95 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
             raise ValueError(f"the recording has no rows of {', '.join(absent)} at n = {n}: it "
                              f"has {', '.join(by_variant)}")
         by_variant = {v: by_variant[v] for v in variants}
-    fig = page_figure(4.0)
-    ax = fig.subplots()
-    for name, rows in by_variant.items():
-        ks = [r["k"] for r in rows]
-        ratio = np.array([r["ratio"] for r in rows])
-        bound = np.array([r["bound_us"] for r in rows])
-        low = ratio - np.array([r["q1_us"] for r in rows]) / bound
-        high = np.array([r["q3_us"] for r in rows]) / bound - ratio
-        style = (dict(ls="-", marker="o") if V.get(name).asynchronous
-                 else dict(ls=":", marker="s"))
-        ax.errorbar(ks, ratio, yerr=[low, high], ms=4, capsize=3, label=name,
-                    color=SERIES_COLOURS.get(name), **style)
-    ax.axhline(1.0, color="black", ls="--", lw=1.2, label=_t("the bound: max(copy, FMA time)", "상한: max(복사, FMA 시간)"))
+    fig = page_figure(6.0)
+    axes = fig.subplots(2, 1, sharex=True, height_ratios=[1, 1.3])
+    for ax in axes:
+        for name, rows in by_variant.items():
+            ks = [r["k"] for r in rows]
+            ratio = np.array([r["ratio"] for r in rows])
+            bound = np.array([r["bound_us"] for r in rows])
+            low = ratio - np.array([r["q1_us"] for r in rows]) / bound
+            high = np.array([r["q3_us"] for r in rows]) / bound - ratio
+            ax.errorbar(ks, ratio, yerr=[low, high], capsize=3, label=name,
+                        **_series_style(name))
+        ax.axhline(1.0, color="black", ls="--", lw=1.2,
+                   label=_t("the bound: max(copy, FMA time)", "상한: max(복사, FMA 시간)"))
     all_ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
     fma_bound = sorted({r["k"] for rows in by_variant.values() for r in rows
                         if r["limit"] == "fma"})
     if fma_bound:   # shaded from halfway (on the log axis) past the last K the copy bounds
         copy_bound = [k for k in all_ks if k < fma_bound[0]]
         start = (copy_bound[-1] * fma_bound[0]) ** 0.5 if copy_bound else fma_bound[0] / 2**0.5
-        ax.axvspan(start, all_ks[-1] * 2**0.5, color="#f28482", alpha=0.12, lw=0,
-                   label=_t("FMAs bound it, not the copy", "복사가 아니라 FMA가 상한을 정함"))
+        for ax in axes:
+            ax.axvspan(start, all_ks[-1] * 2**0.5, color="#f28482", alpha=0.12, lw=0,
+                       label=_t("FMAs bound it, not the copy", "복사가 아니라 FMA가 상한을 정함"))
+    top, ax = axes
+    top.set_ylim(bottom=0)
+    top.set_ylabel(_t("time / bound", "시간 / 상한"))
+    ax.set_ylim(ZOOM)
+    ax.set_title(_t(f"the same, from {ZOOM[0]:g} to {ZOOM[1]:g}: the differences near the bound",
+                    f"같은 그림의 {ZOOM[0]:g}~{ZOOM[1]:g} 구간: 상한 근처의 차이"), loc="left")
     ax.set_xscale("log", base=2)
     ax.set_xticks(all_ks, [str(k) for k in all_ks])
     ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
     ax.set_xlabel(_t("K (taps)", "K (탭 수)"))
-    ax.set_ylabel(_t("kernel time / bound", "커널 시간 / 상한"))
-    ax.set_ylim(bottom=0)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0,
-              title=_t("solid: asynchronous copies\ndotted: plain loads", "실선: 비동기 복사\n점선: 일반 로드"),
-              alignment="left")
+    ax.set_ylabel(_t("time / bound", "시간 / 상한"))
+    top.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0,
+               title=_t("solid: asynchronous copies\ndotted: plain loads", "실선: 비동기 복사\n점선: 일반 로드"),
+               alignment="left")
     device = rec["provenance"].get("device")
     where = "" if device and device in label else _t(f" on {device}", f", {device}")   # the label may name it
-    ax.set_title(_title(f"N = {_n_label(n)}{where}. {_of(label)}"), loc="left")
-    ax.grid(alpha=0.3)
+    top.set_title(_title(f"N = {_n_label(n)}{where}. {_of(label)}"), loc="left")
+    for a in axes:
+        a.grid(alpha=0.3)
+    return fig
+
+
+@_on_page
+def plot_handoff(stages: int = 2, tiles: int = 4):
+    """The ring of ``stages`` buffers over time, for one block's first ``tiles`` tiles: the
+    producer warp fills tile i into buffer s = i % stages in round r = i // stages, after its
+    wait on empty[s] for parity (r & 1) ^ 1; the compute warps read it after their wait on
+    full[s] for parity r & 1. An arrow is a phase completing: full[s] when the bytes have
+    landed, empty[s] when every compute warp has released the buffer."""
+    stages, tiles = integer("stages", stages, 1, 4), integer("tiles", tiles, 1, 6)
+    fig = page_figure(2.6)
+    ax = fig.subplots()
+    full, empty = "#2a9d8f", "#e76f51"
+    lanes = {1: _t("producer warp", "프로듀서 워프"), 0: _t("compute warps", "계산 워프")}
+    for i in range(tiles):
+        s, r = i % stages, i // stages
+        for lane, start, wait in ((1, i, f"empty[{s}] p={(r & 1) ^ 1}"),
+                                  (0, i + 1, f"full[{s}] p={r & 1}")):
+            ax.add_patch(Rectangle((start + 0.03, lane + 0.1), 0.9, 0.75,
+                                   fc=_tile_colour(s), ec="black", lw=0.6))
+            ax.text(start + 0.48, lane + 0.62, _t(f"tile {i} → buf {s}", f"타일 {i} → 버퍼 {s}"),
+                    ha="center", va="center", fontsize=MIN_FONT_PT)
+            ax.text(start + 0.48, lane + 0.32, wait, ha="center", va="center",
+                    fontsize=MIN_FONT_PT, family="monospace")
+        ax.annotate("", xy=(i + 1.1, 0.75), xytext=(i + 0.9, 1.2),
+                    arrowprops=dict(arrowstyle="->", color=full, lw=1.6))
+        if i + stages < tiles:
+            ax.annotate("", xy=(i + stages + 0.1, 1.25), xytext=(i + 1.9, 0.7),
+                        arrowprops=dict(arrowstyle="->", color=empty, lw=1.6,
+                                        connectionstyle="arc3,rad=-0.25"))
+    ax.set_xlim(0, tiles + 1)
+    ax.set_ylim(0, 2)
+    ax.set_yticks([0.47, 1.47], [lanes[0], lanes[1]])
+    ax.set_xticks([])
+    ax.tick_params(axis="y", length=0)
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.set_xlabel(_t("time →", "시간 →"))
+    ax.set_title(_title(_t(f"{stages} stages, {tiles} tiles: each wait names the phase parity "
+                           "it waits for (p)",
+                           f"스테이지 {stages}개, 타일 {tiles}개: 기다릴 때마다 페이즈 패리티(p)를 "
+                           "지정합니다")), loc="left")
+    fig.legend(handles=[mpl.lines.Line2D([], [], color=full, lw=1.6,
+                                         label=_t("full[s] completes: the bytes have landed",
+                                                  "full[s] 완료: 바이트가 도착함")),
+                        mpl.lines.Line2D([], [], color=empty, lw=1.6,
+                                         label=_t("empty[s] completes: every warp has read",
+                                                  "empty[s] 완료: 모든 워프가 다 읽음"))],
+               loc="outside lower center", ncol=2, frameon=False)
     return fig

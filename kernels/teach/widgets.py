@@ -15,8 +15,7 @@ import os
 import textwrap
 
 from .. import variants as V
-from ..edition import Text, bundle, listed as both_listed, show as say, wrap
-from ..measure.recorded import PAGE_CHARS
+from ..edition import PAGE_CHARS, Text, bundle, listed as both_listed, show as say, wrap
 from .page import PREVIEW_ENV
 
 
