@@ -145,6 +145,13 @@ def times(x: float, digits: int = 2) -> Text:
     return Text(f"{x:.{digits}f}x", f"{x:.{digits}f}배")
 
 
+def ratio_range(lo: float, hi: float) -> Text:
+    """A range of ratios as a sentence writes it, "1.00-1.01x" ("1.00~1.01배"), or one value,
+    "1.01x", where the two agree to two decimals."""
+    a, b = f"{lo:.2f}", f"{hi:.2f}"
+    return times(lo) if a == b else Text(f"{a}-{b}x", f"{a}~{b}배")
+
+
 def millions(x: float) -> Text:
     """A count as a sentence writes it, to a tenth of a million: 41,020,000 -> "41.0M" in
     English, "4,100만" in Korean (and 162,340,000 -> "1억 6,230만")."""

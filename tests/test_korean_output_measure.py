@@ -121,7 +121,8 @@ def _stored(notebook: str, needle: str) -> str:
     return "\n".join(out)
 
 
-NB04, NB05 = "04_pipelines_and_bandwidth.ipynb", "05_warp_specialization_and_the_bound.ipynb"
+NB04, NB05, NB06 = ("04_pipelines_and_bandwidth.ipynb", "05_warp_specialization_and_the_bound.ipynb",
+                    "06_measuring.ipynb")
 SHOWN = [   # (notebook, a snippet of its cell, what the cell shows)
     (NB04, "recorded.configurations(result)",
      lambda: [recorded.provenance(RESULT["provenance"]), recorded.configurations(RESULT)]),
@@ -129,7 +130,7 @@ SHOWN = [   # (notebook, a snippet of its cell, what the cell shows)
     (NB04, "recorded.stage_table(result)", lambda: recorded.stage_table(RESULT)),
     (NB05, "roof_source = ", lambda: recorded.provenance(ROOF["provenance"])),
     (NB05, "recorded.roofline_table(roof", lambda: recorded.roofline_table(ROOF, N)),
-    (NB05, "recorded.ncu_table(prof)", lambda: recorded.ncu_table(PROFILE)),
+    (NB06, "recorded.ncu_table(prof)", lambda: recorded.ncu_table(PROFILE)),
 ]
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import layout, variants as V
-from ..edition import Text, listed as both_listed, millions, of, times
+from ..edition import Text, listed as both_listed, millions, of, ratio_range, times
 from ..files import read_json
 from ..geometry import valid_tile
 from ..tables import Table
@@ -533,19 +533,6 @@ def ties_fastest(rec: dict, n: int, variant: str) -> list[int]:
     return out
 
 
-def _range(lo: float, hi: float, spec: str = ".2f") -> str:
-    """"lo-hi" in ``spec``, or one value where the two print alike."""
-    a, b = format(lo, spec), format(hi, spec)
-    return a if a == b else f"{a}-{b}"
-
-
-def _span(lo: float, hi: float) -> Text:
-    """A range of ratios, "1.00-1.01x" ("1.00~1.01배"), or one value, "1.01x", where the two
-    agree to two decimals."""
-    one = _range(lo, hi)
-    return Text(one + "x", one.replace("-", "~") + "배")   # a Korean range: 1.05~1.06배
-
-
 def lesson_numbers(rec: dict, n: int = 2**26) -> dict[str, str]:
     """The roofline recording's numbers for "what to reach for", as text for the page: the
     largest K up to which plain float4 loads (``vec4_up_to``) and synchronous staging
@@ -625,9 +612,9 @@ def ncu_sync_vs_async(profile: dict, sync=("vec4", "staged_sync"),
         return record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
                       (metric,))[metric]
 
-    def span(names):
-        t = [m(v, "gpu__time_duration.sum") for v in names]
-        return f"{min(t):.1f}" if f"{min(t):.1f}" == f"{max(t):.1f}" else f"{min(t):.1f}-{max(t):.1f}"
+    def span(names):   # "126.0-128.2" ("126.0~128.2"), or one value
+        t = [f"{x:.1f}" for x in sorted(m(v, "gpu__time_duration.sum") for v in names)]
+        return t[0] if t[0] == t[-1] else Text(f"{t[0]}-{t[-1]}", f"{t[0]}~{t[-1]}")
     sync = sequence("sync", sync, "variant names")
     asynchronous = sequence("asynchronous", asynchronous, "variant names")
     return {"sync_us": span(sync), "async_us": span(asynchronous),
@@ -681,7 +668,7 @@ def verdict_summary(rec: dict, n: int = 2**26) -> dict[str, str]:
     def spread(taps):
         if not taps:
             return none
-        return _span(min(v[k].speedup for k in taps), max(v[k].speedup for k in taps))
+        return ratio_range(min(v[k].speedup for k in taps), max(v[k].speedup for k in taps))
 
     def named(taps):   # "3, 5 and 9" ("3, 5, 9"): the glue keeps its quotes, not a tuple
         return both_listed(taps) if taps else none
