@@ -101,11 +101,6 @@ def test_rows_at_one_size(result):
         recorded.rows_at(result, 1000, K)
 
 
-def test_peers_are_the_libraries(result):
-    assert recorded.peers(recorded.rows_at(result, N, K)) == list(bench.PEERS)
-    assert recorded.peers({"copy": {}, "vec4": {}}) == []
-
-
 def test_best_async_is_the_correct_async_variant_closest_to_the_copy(result):
     assert recorded.best_async(recorded.rows_at(result, N, K)) == "warp_specialized"   # 1.06x
     assert recorded.best_async(recorded.rows_at(result, N, LONG_K)) == "bulk"          # 1.05x
@@ -119,14 +114,6 @@ def test_best_async_is_the_correct_async_variant_closest_to_the_copy(result):
     assert recorded.best_async(rigged) == "async_halo"   # neither a wrong nor a plain variant
     with pytest.raises(ValueError, match="no asynchronous variant"):
         recorded.best_async({"vec4": {"ratio": 1.0}})
-
-
-def test_faster_compares_median_times(result):
-    at = recorded.rows_at(result, N, K)
-    assert recorded.faster(at, "async_halo", "tiled_sync")     # 273.5 µs against 320.7
-    assert not recorded.faster(at, "async_halo", "naive")      # against 244.0
-    assert recorded.faster(at, "naive", "async_halo")
-    assert not recorded.faster(at, "vec4", "vec4")
 
 
 def test_stage_sweep_and_whether_more_stages_helped(result):

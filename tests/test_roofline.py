@@ -131,14 +131,6 @@ def test_roofline_rows_by_variant_fewest_taps_first():
         recorded.roofline_rows(rec, 1000)
 
 
-def test_best_per_k():
-    rec = roofline_recording()
-    best = recorded.best_per_k(rec, N, V.names(asynchronous=True, correct=True))
-    assert {k: r["name"] for k, r in best.items()} == {
-        1: "pipelined", 3: "pipelined", 5: "pipelined", 31: "bulk", 63: "bulk", 127: "async_halo"}
-    assert list(recorded.best_per_k(rec, N, ["vec4"])) == [1, 3, 5, 31, 63]
-
-
 def test_async_vs_sync_names_a_winner_only_outside_the_noise():
     rec = roofline_recording()
     sync_wins, tie, async_wins = (recorded.async_vs_sync(rec, N, k) for k in (1, 5, 31))

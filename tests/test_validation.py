@@ -536,12 +536,6 @@ CASES = [
      "n must be an integer"),
     ("roofline_rows: n not recorded", on(recorded.roofline_rows, ROOF, 1000), ValueError,
      "no rows at n = 1000: it has n = 16777216, 67108864"),
-    ("best_per_k: no variants", on(recorded.best_per_k, ROOF, 2**26, []), ValueError,
-     "variants is empty"),
-    ("best_per_k: variants a string", on(recorded.best_per_k, ROOF, 2**26, "bulk"), TypeError,
-     "variants must be a list or tuple"),
-    ("best_per_k: variant typo", on(recorded.best_per_k, ROOF, 2**26, ["vec"]), ValueError,
-     "did you mean 'vec4'"),
     ("async_vs_sync: k zero", on(recorded.async_vs_sync, ROOF, 2**26, 0), ValueError,
      r"k \(taps\) must be at least 1"),
     ("async_vs_sync: control typo", on(recorded.async_vs_sync, ROOF, 2**26, 5, "stagedsync"),
@@ -595,7 +589,7 @@ PUBLIC = ["launch.conv1d", "launch.prepare", "launch.gpu_target", "launch.emulat
           "geometry.launch_config", "halo.halo_cells", "timeline.model", "timeline.model_totals",
           "explore.run", "plots.draw_tiles", "plots.plot_error_map", "plots.plot_bandwidth",
           "plots.plot_stage_sweep", "roofline.plan", "roofline.estimate_seconds", "roofline.run",
-          "recorded.tie", "recorded.roofline_rows", "recorded.best_per_k", "recorded.async_vs_sync",
+          "recorded.tie", "recorded.roofline_rows", "recorded.async_vs_sync",
           "recorded.launch_overhead", "plots.plot_roofline", "recorded.variants_expected"]
 PUBLIC += helper_cases.PUBLIC
 ROWS_PER_FUNCTION = collections.Counter(function_name(call) for _, call, _, _ in CASES)

@@ -114,12 +114,6 @@ def rows_at(result: dict, n: int = 2**26, k: int = 5) -> dict[str, dict]:
     return rows
 
 
-def peers(rows: dict[str, dict]) -> list[str]:
-    """The libraries' convolutions among ``rows`` (neither one of our variants nor the copy)."""
-    _named("rows", rows, ())
-    return [name for name in rows if name != "copy" and name not in V.NAMES]
-
-
 def best_async(rows: dict[str, dict]) -> str:
     """Of the correct asynchronous variants among ``rows``, the one closest to the copy time."""
     _named("rows", rows, ("ratio",))
@@ -127,13 +121,6 @@ def best_async(rows: dict[str, dict]) -> str:
     if not candidates:
         raise ValueError("no asynchronous variant among the rows")
     return min(candidates, key=lambda v: rows[v]["ratio"])
-
-
-def faster(rows: dict[str, dict], a: str, b: str) -> bool:
-    """Whether ``a`` took less time than ``b`` (their median times, same run)."""
-    _named("rows", rows, ("median_us",))
-    choice("a", a, tuple(rows)), choice("b", b, tuple(rows))
-    return rows[a]["median_us"] < rows[b]["median_us"]
 
 
 def stage_sweep(result: dict) -> list[dict]:
@@ -290,19 +277,6 @@ def roofline_rows(rec: dict, n: int) -> dict[str, list[dict]]:
         raise ValueError(f"the recording has no rows at n = {n}: it has n = "
                          f"{', '.join(map(str, sorted({r['n'] for r in rec['rows']})))}")
     return {name: sorted(rows, key=lambda r: r["k"]) for name, rows in found.items()}
-
-
-def best_per_k(rec: dict, n: int, variants) -> dict[int, dict]:
-    """At ``n`` outputs, for each K where at least one of ``variants`` was measured, the row of
-    the fastest of them (by median), fewest taps first."""
-    variants = [V.get(v).name for v in sequence("variants", variants, "variant names")]
-    best = {}
-    for name, rows in roofline_rows(rec, n).items():
-        if name in variants:
-            for r in rows:
-                if r["k"] not in best or r["median_us"] < best[r["k"]]["median_us"]:
-                    best[r["k"]] = r
-    return dict(sorted(best.items()))
 
 
 @dataclass(frozen=True)
