@@ -228,3 +228,22 @@ def test_the_tuned_kernels_of_chapter_05_as_02_quotes_them():
     with pytest.raises(ValueError, match="no tuned"):
         timeline.tuned_numbers({"rows": [{"name": "tiled_sync", "n": 2**26, "k": 5, "median_us": 1.0,
                                           "config": {"tile": 1024}}]})
+
+
+def test_the_hand_off_picture_writes_the_parity_rule():
+    """05's picture: before round r's read, full[s] with parity r & 1; before round r's fill,
+    empty[s] with the other parity (round 0's passes on a fresh barrier). 03's: the same ring,
+    with a cp.async batch and a wait in place of the phases."""
+    from matplotlib.text import Text as Label
+
+    from kernels.teach import plots
+
+    def words(fig):
+        return {t.get_text() for t in fig.findobj(Label)}
+    said = words(plots.plot_handoff(stages=2, tiles=4))
+    for i in range(4):
+        s, r = i % 2, i // 2
+        assert {f"full[{s}] p={r & 1}", f"empty[{s}] p={(r & 1) ^ 1}"} <= said
+    assert {"commit", "wait + sync"} <= words(plots.plot_handoff(kind="pipeline"))
+    with pytest.raises(ValueError, match="kind"):
+        plots.plot_handoff(kind="tma")

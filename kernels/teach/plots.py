@@ -37,7 +37,7 @@ from ..measure.timeline import PHASES_KO
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference
-from ..validate import (integer, labelled, record, rows as valid_rows, same_length, sequence,
+from ..validate import (choice, integer, labelled, record, rows as valid_rows, same_length, sequence,
                         text, vector)
 
 PAGE_WIDTH_IN = 6.88   # the text column: 688 CSS px
@@ -513,27 +513,47 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     return fig
 
 
+HANDOFFS = ("mbarrier", "pipeline")
+
+
 @_on_page
-def plot_handoff(stages: int = 2, tiles: int = 4):
-    """The ring of ``stages`` buffers over time, for one block's first ``tiles`` tiles: the
-    producer warp fills tile i into buffer s = i % stages in round r = i // stages, after its
-    wait on empty[s] for parity (r & 1) ^ 1; the compute warps read it after their wait on
-    full[s] for parity r & 1. An arrow is a phase completing: full[s] when the bytes have
-    landed, empty[s] when every compute warp has released the buffer."""
+def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
+    """The ring of ``stages`` buffers over time, for one block's first ``tiles`` tiles: tile i
+    goes into buffer s = i % stages in round r = i // stages. ``kind`` "mbarrier" (chapter 05):
+    the producer warp fills it after its wait on empty[s] for parity (r & 1) ^ 1, the compute
+    warps read it after their wait on full[s] for parity r & 1; an arrow is a phase completing.
+    "pipeline" (chapter 03's double buffer): every thread's cp.async batch is in flight while the
+    block computes the tile before it; an arrow is a wait and a barrier."""
     stages, tiles = integer("stages", stages, 1, 4), integer("tiles", tiles, 1, 6)
+    kind = choice("kind", kind, HANDOFFS)
     fig = page_figure(2.6)
     ax = fig.subplots()
     full, empty = "#2a9d8f", "#e76f51"
-    lanes = {1: _t("producer warp", "프로듀서 워프"), 0: _t("compute warps", "계산 워프")}
+    if kind == "mbarrier":
+        lanes = (_t("compute warps", "계산 워프"), _t("producer warp", "프로듀서 워프"))
+        waits = (lambda s, r: f"full[{s}] p={r & 1}", lambda s, r: f"empty[{s}] p={(r & 1) ^ 1}")
+        arrows = (_t("full[s] completes: the bytes have landed", "full[s] 완료: 바이트가 도착함"),
+                  _t("empty[s] completes: every warp has read", "empty[s] 완료: 모든 워프가 다 읽음"))
+        title = _t(f"{stages} stages, {tiles} tiles: each wait names the phase parity it waits for (p)",
+                   f"스테이지 {stages}개, 타일 {tiles}개: 기다릴 때마다 페이즈 패리티(p)를 지정합니다")
+    else:
+        lanes = (_t("compute", "계산"), _t("copies in flight", "진행 중인 복사"))
+        waits = (lambda s, r: "wait + sync", lambda s, r: "commit")
+        arrows = (_t("its batch has landed: wait, then __syncthreads()",
+                     "배치 도착: 기다린 뒤 __syncthreads()"),
+                  _t("every thread has read it: __syncthreads()",
+                     "모든 스레드가 다 읽음: __syncthreads()"))
+        title = _t(f"{stages} buffers, {tiles} tiles: the next tile's copy is in flight while this "
+                   "one is computed",
+                   f"버퍼 {stages}개, 타일 {tiles}개: 이 타일을 계산하는 동안 다음 타일의 복사가 진행됩니다")
     for i in range(tiles):
         s, r = i % stages, i // stages
-        for lane, start, wait in ((1, i, f"empty[{s}] p={(r & 1) ^ 1}"),
-                                  (0, i + 1, f"full[{s}] p={r & 1}")):
+        for lane, start in ((1, i), (0, i + 1)):
             ax.add_patch(Rectangle((start + 0.03, lane + 0.1), 0.9, 0.75,
                                    fc=_tile_colour(s), ec="black", lw=0.6))
             ax.text(start + 0.48, lane + 0.62, _t(f"tile {i} → buf {s}", f"타일 {i} → 버퍼 {s}"),
                     ha="center", va="center", fontsize=MIN_FONT_PT)
-            ax.text(start + 0.48, lane + 0.32, wait, ha="center", va="center",
+            ax.text(start + 0.48, lane + 0.32, waits[lane](s, r), ha="center", va="center",
                     fontsize=MIN_FONT_PT, family="monospace")
         ax.annotate("", xy=(i + 1.1, 0.75), xytext=(i + 0.9, 1.2),
                     arrowprops=dict(arrowstyle="->", color=full, lw=1.6))
@@ -543,21 +563,14 @@ def plot_handoff(stages: int = 2, tiles: int = 4):
                                         connectionstyle="arc3,rad=-0.25"))
     ax.set_xlim(0, tiles + 1)
     ax.set_ylim(0, 2)
-    ax.set_yticks([0.47, 1.47], [lanes[0], lanes[1]])
+    ax.set_yticks([0.47, 1.47], lanes)
     ax.set_xticks([])
     ax.tick_params(axis="y", length=0)
     for side in ("top", "right", "bottom"):
         ax.spines[side].set_visible(False)
     ax.set_xlabel(_t("time →", "시간 →"))
-    ax.set_title(_title(_t(f"{stages} stages, {tiles} tiles: each wait names the phase parity "
-                           "it waits for (p)",
-                           f"스테이지 {stages}개, 타일 {tiles}개: 기다릴 때마다 페이즈 패리티(p)를 "
-                           "지정합니다")), loc="left")
-    fig.legend(handles=[mpl.lines.Line2D([], [], color=full, lw=1.6,
-                                         label=_t("full[s] completes: the bytes have landed",
-                                                  "full[s] 완료: 바이트가 도착함")),
-                        mpl.lines.Line2D([], [], color=empty, lw=1.6,
-                                         label=_t("empty[s] completes: every warp has read",
-                                                  "empty[s] 완료: 모든 워프가 다 읽음"))],
+    ax.set_title(_title(title), loc="left")
+    fig.legend(handles=[mpl.lines.Line2D([], [], color=c, lw=1.6, label=label)
+                        for c, label in zip((full, empty), arrows)],
                loc="outside lower center", ncol=2, frameon=False)
     return fig
