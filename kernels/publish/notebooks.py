@@ -113,6 +113,9 @@ def write_setup_cells() -> None:
         if not first.source.startswith(SETUP_MARKER):
             raise RuntimeError(f"{path.name}: the first code cell is not the setup cell")
         first.source = setup_cell_source()
+        tags = first.metadata.setdefault("tags", [])
+        if "hide-input" not in tags:   # the book shows it collapsed
+            tags.append("hide-input")
         write_notebook(nb, path)
 
 
