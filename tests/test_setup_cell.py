@@ -52,11 +52,11 @@ def test_config_names_the_repository_and_branch():
     assert '"--branch", branch' in source
 
 
-def test_every_notebook_opens_with_the_setup_cell_collapsed():
+def test_every_notebook_opens_with_the_setup_cell_out_of_the_page():
     for path in nbtools.notebooks():
         first = next(c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code")
         assert "".join(first["source"]) == nbtools.setup_cell_source(), path.name
-        assert "hide-input" in first["metadata"].get("tags", []), path.name
+        assert "remove-input" in first["metadata"].get("tags", []), path.name
 
 
 def test_outside_colab_only_puts_the_repository_root_on_the_path(tmp_path):

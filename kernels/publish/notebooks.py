@@ -114,8 +114,8 @@ def write_setup_cells() -> None:
             raise RuntimeError(f"{path.name}: the first code cell is not the setup cell")
         first.source = setup_cell_source()
         tags = first.metadata.setdefault("tags", [])
-        if "hide-input" not in tags:   # the book shows it collapsed
-            tags.append("hide-input")
+        if "remove-input" not in tags:   # Colab's plumbing: the book's page leaves it out
+            tags.append("remove-input")
         write_notebook(nb, path)
 
 
