@@ -52,7 +52,7 @@ from .timing import time_us
 
 SIZES = (2**24, 2**26)                # x and y past the H200's 60 MiB L2: DRAM-bound
 KS = (1, 3, 5, 9, 17, 31, 63)         # what every variant takes (the window variants: K <= 64)
-LONG_KS = (127,)                      # taps beyond a register window: tiled_sync and async_halo
+LONG_KS = (127,)                      # taps beyond a register window: the one-output kernels
 VARIANTS = ("tiled_sync", "tiled_loads_first", "async_halo", "vec4", "staged_sync", "pipelined", "bulk",
             "warp_specialized")
 THREADS = (128, 256)
