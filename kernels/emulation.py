@@ -180,8 +180,8 @@ def warp_specialized(x: np.ndarray, w: np.ndarray, tile: int,
 
 
 # one per listing, by variant name
-EMULATORS = {f.__name__: f for f in (naive, tiled_sync, tiled_loads_first, puzzle28, async_halo, vec4, staged_sync,
-                                      pipelined, bulk, warp_specialized)}
+EMULATORS = {f.__name__: f for f in (naive, tiled_sync, tiled_loads_first, puzzle28, async_halo,
+                                      vec4, staged_sync, pipelined, bulk, warp_specialized)}
 
 
 def run(cfg: LaunchConfig, x: np.ndarray, w: np.ndarray) -> np.ndarray:
