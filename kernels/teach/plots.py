@@ -263,7 +263,7 @@ def plot_error_map(outputs: dict, x, w, tile: int):
         if hist is not None and wrong[name].any():
             counts = np.bincount(np.flatnonzero(wrong[name]) % tile, minlength=tile)
             hist.bar(np.arange(tile), counts, width=1.0, alpha=0.7, color=colour, label=name)
-    ax.plot(np.arange(n), bound, color="black", lw=0.8, label=_t("float32 rounding bound", "float32 반올림 한계"))
+    ax.plot(np.arange(n), bound, color="black", lw=0.8, label=_t("float32 rounding bound", "float32 반올림 오차 한계"))
     for b in range(0, n, tile):
         ax.axvline(b, color="grey", lw=0.3, alpha=0.5)
     ax.set_yscale("log")
@@ -275,14 +275,14 @@ def plot_error_map(outputs: dict, x, w, tile: int):
               borderaxespad=0.2)
     if hist is None:
         ax.set_title(_t("0 wrong outputs: every error is within the float32 rounding bound",
-                        "틀린 출력 0개: 모든 오차가 float32 반올림 한계 안에 있습니다"),
+                        "틀린 출력 0개: 모든 오차가 float32 반올림 오차 한계 안에 있습니다"),
                      loc="left", pad=32 if len(errors) > 1 else 20)
     else:
         hist.set_xlim(-1, tile)
         hist.set_xlabel(_t("position inside the tile, i mod tile", "타일 안의 위치, i mod tile"))
         hist.set_ylabel(_t("wrong outputs", "틀린 출력"))
         hist.set_title(_t("where the wrong outputs fall inside a tile (colours as above)",
-                          "틀린 출력이 타일 안 어디에 있는지(색은 위와 같음)"), loc="left")
+                          "타일 안에서 틀린 출력의 위치(색은 위와 같음)"), loc="left")
     return fig
 
 
@@ -441,7 +441,7 @@ def plot_stage_sweep(result: dict, label: str = ""):
     from ..measure.recorded import bytes_in_flight
     line, = twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-",
                       color="#d1495b", label=_t("KiB in flight per SM (right axis)", "SM당 진행 중인 KiB(오른쪽 축)"))
-    twin.set_ylabel(_t("KiB requested per SM\n(while waiting)", "SM당 요청한 KiB\n(기다리는 동안)"))
+    twin.set_ylabel(_t("KiB requested per SM\n(while waiting)", "SM당 요청해 두고\n기다리는 KiB"))
     twin.set_ylim(0, None)
     fig.legend(handles=[bars, roof, line], loc="outside lower center", ncol=3, frameon=False,
                columnspacing=1.0, handlelength=1.5)

@@ -56,8 +56,8 @@ def _verdict(src, name: str) -> Text:
         arch = target_arch()
     if arch < max(ex.run_arch, 75):
         where = ("an H100 (sm_90)", "H100(sm_90)") if ex.run_arch else (
-            "a GPU (an A100 or newer copies asynchronously)", "GPU(A100 이상이면 복사가 비동기입니다)")
-        here = (f"this GPU (sm_{arch}) cannot run it", f"이 GPU(sm_{arch})로는 실행할 수 없습니다") \
+            "a GPU (an A100 or newer copies asynchronously)", "GPU(A100 이상에서는 복사가 비동기입니다)")
+        here = (f"this GPU (sm_{arch}) cannot run it", f"이 GPU(sm_{arch})에서는 실행할 수 없습니다") \
             if arch else ("there is no GPU here", "여기에는 GPU가 없습니다")
         return _not_run(here, where)
     from ...launch import gpu_target
@@ -76,26 +76,27 @@ def _verdict(src, name: str) -> Text:
         return Text(f"PASSED: right outputs on the GPU (sm_{arch}) in {tried}, and "
                     f"{said['launches']['host']} with its input in host memory, where each copy "
                     "takes microseconds to land.",
-                    f"통과: GPU(sm_{arch})에서 {tried_ko}, 그리고 복사 하나가 도착하는 데 "
-                    f"몇 마이크로초씩 걸리는 호스트 메모리 입력으로 {said['launches']['host']}회 "
-                    "실행한 출력이 모두 맞았습니다.")
+                    f"통과: GPU(sm_{arch})에서 {tried_ko}, 입력을 호스트 메모리에 둔 "
+                    f"{said['launches']['host']}회 실행 모두 출력이 맞았습니다. 호스트 메모리에서는 "
+                    "복사 하나가 도착하는 데 수 마이크로초가 걸립니다.")
     if arch < ex.arch:
         return Text(f"PASSED on sm_{arch}: right outputs in {tried}. Here the copies are "
                     "synchronous, so a wait in the wrong place cannot show: on an A100 (sm_80) "
                     "or newer the check also runs it with its copies in flight.",
-                    f"sm_{arch}에서 통과: {tried_ko}의 출력이 모두 맞았습니다. 여기서는 복사가 "
-                    "동기식이라 잘못된 자리의 대기가 드러나지 않습니다. A100(sm_80) 이상에서는 복사가 "
-                    "진행 중인 채로도 실행해 봅니다.")
+                    f"sm_{arch}에서 통과: {tried_ko} 모두 출력이 맞았습니다. 여기서는 복사가 "
+                    "동기식이라 대기가 잘못된 자리에 있어도 드러나지 않습니다. A100(sm_80) 이상에서는 "
+                    "검사가 복사를 진행 중인 채로 두고도 실행해 봅니다.")
     return Text(f"PASSED: right outputs on the GPU (sm_{arch}) in {tried}.",
-                f"통과: GPU(sm_{arch})에서 {tried_ko}의 출력이 모두 맞았습니다.")
+                f"통과: GPU(sm_{arch})에서 {tried_ko} 모두 출력이 맞았습니다.")
 
 
 def _not_run(here: tuple[str, str], where: tuple[str, str]) -> Text:
     return Text(f"COMPILES, NOT RUN: the static checks find nothing wrong, but only a run "
                 f"judges it and {here[0]}. Open this notebook in Colab on {where[0]} to "
                 "finish the check.",
-                f"컴파일됨, 실행 안 함: 정적 검사에서는 문제를 찾지 못했지만, 판정은 실행만 할 수 "
-                f"있는데 {here[1]}. Colab에서 {where[1]}로 이 노트북을 열어 검사를 마치세요.")
+                f"컴파일됨, 실행 안 함: 정적 검사에서는 잘못된 곳을 찾지 못했습니다. 하지만 판정은 "
+                f"실행해야만 내릴 수 있는데, {here[1]}. 이 노트북을 Colab의 {where[1]}에서 열어 "
+                "검사를 마치세요.")
 
 
 def report(src, name: str = "async_halo") -> Text:
@@ -110,4 +111,4 @@ def report(src, name: str = "async_halo") -> Text:
     except Exception as exc:   # a fault of the check's, not of the answer's
         what = f"{type(exc).__name__}: {str(exc)[:200]}"
         return Text(f"NOT CHECKED: the check itself failed ({what}). Please report it.",
-                    f"검사 못 함: 검사 자체가 실패했습니다({what}). 알려 주세요.")
+                    f"검사 못 함: 검사 자체가 실패했습니다({what}). 이 문제를 알려 주세요.")

@@ -67,8 +67,8 @@ EXERCISES = {ex.key: ex for ex in (
         Case(BIG, 256, 5, 256),
         hint=Text("Does every thread wait for its copies (pipe.consumer_wait()) and then call "
                   "__syncthreads() before Phase 4 reads the tile?",
-                  "모든 스레드가 자기 복사를 기다린 뒤(pipe.consumer_wait()) Phase 4가 타일을 읽기 "
-                  "전에 __syncthreads()를 부르는지 보세요.")),
+                  "4단계가 타일을 읽기 전에, 모든 스레드가 자기 복사를 기다리고"
+                  "(pipe.consumer_wait()) 이어서 __syncthreads()를 부르는지 보세요.")),
     Exercise(
         "double_buffer", "conv1d_double_buffer", KERNEL_DIR / "exercises" / "double_buffer.cu",
         KERNEL_DIR / "exercises" / "double_buffer_skeleton.cu", 80,
@@ -84,10 +84,10 @@ EXERCISES = {ex.key: ex for ex in (
                   "(empty when there is no next tile) after issuing the next tile, wait for all "
                   "but the newest (pipe.consumer_wait() or wait_prior<1>), then __syncthreads(); "
                   "and call __syncthreads() again before a buffer is refilled.",
-                  "대기할 때 이 타일의 배치가 다 도착했나요? 매 라운드 다음 타일을 발행한 뒤 배치를 하나 "
-                  "커밋하고(다음 타일이 없으면 빈 배치), 가장 최근 것만 빼고 기다린 다음"
-                  "(pipe.consumer_wait() 또는 wait_prior<1>) __syncthreads()를 부르세요. 버퍼를 다시 "
-                  "채우기 전에도 __syncthreads()가 필요합니다.")),
+                  "대기 지점에서 이 타일의 배치가 다 도착해 있나요? 매 라운드, 다음 타일을 발행한 뒤 "
+                  "배치를 하나 커밋하세요(다음 타일이 없으면 빈 배치). 그다음 가장 최근 배치만 빼고 "
+                  "기다리고(pipe.consumer_wait() 또는 wait_prior<1>), __syncthreads()를 부르세요. "
+                  "버퍼를 다시 채우기 전에도 __syncthreads()를 한 번 더 부르세요.")),
     Exercise(
         "bulk", "conv1d_bulk", KERNEL_DIR / "bulk.cu",
         KERNEL_DIR / "exercises" / "bulk_skeleton.cu", 90,
@@ -117,8 +117,9 @@ EXERCISES = {ex.key: ex for ex in (
         hint=Text("Does the compute wait on full[s] with the parity of the fill it reads "
                   "(round & 1), and the producer on empty[s] with the parity of the release it "
                   "needs ((round - 1) & 1, from round 1 on)?",
-                  "계산 워프는 자기가 읽을 채움의 패리티(round & 1)로 full[s]를, 프로듀서는 필요한 "
-                  "해제의 패리티(1라운드부터 (round - 1) & 1)로 empty[s]를 기다리는지 보세요.")),
+                  "계산 워프가 자기가 읽을 채움의 패리티(round & 1)로 full[s]를 기다리는지 보세요. "
+                  "프로듀서가 필요한 반납의 패리티(라운드 1부터 (round - 1) & 1)로 empty[s]를 "
+                  "기다리는지도 보세요.")),
 )}
 
 

@@ -99,7 +99,7 @@ def _pipeline(code: list[Instruction], ex: Exercise) -> None:
         raise NotYet("no asynchronous copy: Phase 1 copies no cell with cuda::memcpy_async. "
                      "Copy each cell of x_s with cuda::memcpy_async(&x_s[j], &x[g], "
                      "sizeof(float), pipe).",
-                     "비동기 복사가 없습니다. Phase 1이 cuda::memcpy_async로 복사하는 셀이 "
+                     "비동기 복사가 없습니다. 1단계에서 cuda::memcpy_async로 복사하는 셀이 하나도 "
                      "없습니다. x_s의 셀마다 cuda::memcpy_async(&x_s[j], &x[g], sizeof(float), "
                      "pipe)로 복사하세요.")
     last = copies[-1]
@@ -107,14 +107,14 @@ def _pipeline(code: list[Instruction], ex: Exercise) -> None:
         en, ko = _at(code[last])
         raise NotYet(f"the copies{en} are never committed: a wait waits only for committed "
                      "batches. Call pipe.producer_commit() after issuing them.",
-                     f"복사{ko}가 커밋되지 않습니다. 대기는 커밋된 배치만 기다립니다. 복사를 발행한 "
-                     "뒤 pipe.producer_commit()을 부르세요.")
+                     f"복사{ko}가 한 번도 커밋되지 않습니다. 대기는 커밋된 배치만 기다립니다. 복사를 "
+                     "발행한 뒤 pipe.producer_commit()을 부르세요.")
     waits = _find(code, WAIT_GROUP)
     if not waits and not _find(code, MB_WAIT):
         raise NotYet("no wait: Phase 4 may read the tile before its copies land. Call "
                      "pipe.consumer_wait() before the compute.",
-                     "대기가 없습니다. 복사가 도착하기 전에 Phase 4가 타일을 읽을 수 있습니다. 계산 "
-                     "앞에서 pipe.consumer_wait()를 부르세요.")
+                     "대기가 없습니다. 복사가 도착하기 전에 4단계가 타일을 읽을 수 있습니다. 계산 "
+                     "전에 pipe.consumer_wait()를 부르세요.")
     if not waits:
         return   # the copies complete on a cuda::barrier: its wait is the block's barrier
     allowed = 1 if ex.key == "double_buffer" else 0
@@ -127,7 +127,7 @@ def _pipeline(code: list[Instruction], ex: Exercise) -> None:
             f"batches, and this tile's is one of them. Wait with pipe.consumer_wait()"
             + (" or wait_prior<1>." if allowed else " or wait_prior<0>."),
             f"대기{ko}가 타일을 진행 중인 채로 둡니다. 가장 최근 배치 {left}개만 빼고 기다리는데, "
-            f"이 타일의 배치가 그 안에 있습니다. pipe.consumer_wait()"
+            f"이 타일의 배치도 그중 하나입니다. pipe.consumer_wait()"
             + (" 또는 wait_prior<1>로 기다리세요." if allowed else " 또는 wait_prior<0>로 "
                "기다리세요."))
     for w in waits:   # a cuda::barrier's wait is a block barrier too
@@ -143,12 +143,12 @@ def _pipeline(code: list[Instruction], ex: Exercise) -> None:
                          "while other threads' copies are still landing. Swap them: "
                          "pipe.consumer_wait(), then __syncthreads().",
                          f"배리어{bko}가 대기{ko}보다 앞에 있습니다. 다른 스레드의 복사가 아직 도착하는 "
-                         "중에 한 스레드가 배리어를 지날 수 있습니다. 둘을 바꾸세요. "
-                         "pipe.consumer_wait() 다음에 __syncthreads()입니다.")
+                         "중에 한 스레드가 배리어를 지나갈 수 있습니다. 둘의 순서를 바꿔 "
+                         "pipe.consumer_wait() 다음에 __syncthreads()를 두세요.")
         raise NotYet(f"no __syncthreads() after the wait{en}: each thread waits only for its own "
                      "copies, and the compute reads other threads' cells. Call __syncthreads() "
                      "after pipe.consumer_wait().",
-                     f"대기{ko} 뒤에 __syncthreads()가 없습니다. 스레드는 자기 복사만 기다리는데, "
+                     f"대기{ko} 뒤에 __syncthreads()가 없습니다. 각 스레드는 자기 복사만 기다리는데, "
                      "계산은 다른 스레드가 복사한 셀도 읽습니다. pipe.consumer_wait() 뒤에 "
                      "__syncthreads()를 부르세요.")
 
@@ -169,21 +169,22 @@ def _bulk(code: list[Instruction], ex: Exercise) -> None:
                      "copies x[lo, hi) with one cuda::memcpy_async(..., "
                      "cuda::aligned_size_t<16>(bytes), bar).",
                      "벌크 복사가 없습니다. issue_tile이 복사 엔진으로 아무것도 복사하지 않습니다. "
-                     "스레드 0이 x[lo, hi)를 cuda::memcpy_async(..., cuda::aligned_size_t<16>(bytes), "
-                     "bar) 한 번으로 복사하세요.")
+                     "스레드 0이 cuda::memcpy_async(..., cuda::aligned_size_t<16>(bytes), bar) "
+                     "한 번으로 x[lo, hi)를 복사하게 하세요.")
     if not _find(code, EXPECT):
         en, ko = _at(code[bulk[0]])
         raise NotYet(f"the bulk copy{en} announces no bytes: the barrier's phase may complete "
                      "before they land. Copy with cuda::memcpy_async onto the barrier (it adds "
                      "the bytes), or add them with cuda::device::barrier_arrive_tx.",
-                     f"벌크 복사{ko}가 바이트를 알리지 않습니다. 바이트가 도착하기 전에 배리어의 "
-                     "페이즈가 끝날 수 있습니다. 배리어를 넘겨 cuda::memcpy_async로 복사하거나"
-                     "(바이트를 더해 줍니다) cuda::device::barrier_arrive_tx로 더하세요.")
+                     f"벌크 복사{ko}가 가져올 바이트를 알리지 않습니다. 바이트가 도착하기 전에 "
+                     "배리어의 페이즈가 완료될 수 있습니다. 배리어를 넘겨 cuda::memcpy_async로 "
+                     "복사하세요(바이트를 더해 줍니다). 아니면 cuda::device::barrier_arrive_tx로 "
+                     "바이트를 더하세요.")
     if not _find(code, MB_WAIT):
         raise NotYet("no wait on the barrier: Phase 4 may read the buffer before its bytes "
                      "land. Arrive and wait: bar[stage].wait(bar[stage].arrive()).",
-                     "배리어에서 기다리지 않습니다. 바이트가 도착하기 전에 Phase 4가 버퍼를 읽을 수 "
-                     "있습니다. 도착하고 기다리세요. bar[stage].wait(bar[stage].arrive())입니다.")
+                     "배리어에서 기다리지 않습니다. 바이트가 도착하기 전에 4단계가 버퍼를 읽을 수 "
+                     "있습니다. bar[stage].wait(bar[stage].arrive())로 도착하고 기다리세요.")
 
 
 def _fenced(code: list[Instruction], inits: list[int]) -> None:
@@ -196,8 +197,8 @@ def _fenced(code: list[Instruction], inits: list[int]) -> None:
                      "initialised. After the init, thread 0 calls "
                      "cuda::device::experimental::fence_proxy_async_shared_cta() (or asm "
                      "volatile(\"fence.proxy.async.shared::cta;\")), before __syncthreads().",
-                     f"배리어 초기화{ko} 뒤에 펜스가 없습니다. 복사 엔진이 초기화된 배리어를 못 볼 수 "
-                     "있습니다. 초기화 뒤, __syncthreads() 전에 스레드 0이 "
+                     f"배리어 초기화{ko} 뒤에 펜스가 없습니다. 복사 엔진에는 배리어가 아직 초기화되지 "
+                     "않은 것으로 보일 수 있습니다. 초기화 뒤, __syncthreads() 전에 스레드 0이 "
                      "cuda::device::experimental::fence_proxy_async_shared_cta()(또는 asm "
                      "volatile(\"fence.proxy.async.shared::cta;\"))를 부르세요.")
 
@@ -220,15 +221,15 @@ def _handoff(code: list[Instruction], ex: Exercise) -> None:
         raise NotYet(f"no release after the reads{en}: the compute threads do not arrive on "
                      "empty[s] after reading buffer s, so the producer refills it while it is "
                      "read, or never. After the reads, fence, then mbar_arrive(&empty[s]).",
-                     f"읽은 뒤{ko} 해제가 없습니다. 계산 스레드가 버퍼 s를 읽은 뒤 empty[s]에 도착하지 "
-                     "않아, 프로듀서가 읽는 중인 버퍼를 다시 채우거나 영영 채우지 못합니다. 읽은 뒤 펜스를 "
-                     "두고 mbar_arrive(&empty[s])로 도착하세요.")
+                     f"읽기{ko} 뒤에 반납이 없습니다. 계산 스레드가 버퍼 s를 읽은 뒤 empty[s]에 "
+                     "도착하지 않습니다. 그래서 프로듀서가 아직 읽는 중인 버퍼를 다시 채우거나, 영영 "
+                     "채우지 못합니다. 읽은 뒤 펜스를 두고 mbar_arrive(&empty[s])로 도착하세요.")
     if not any(FENCE.match(code[i].op) for i in range(loads[-1], arrivals[0])):
         aen, ako = _at(code[arrivals[0]])
         raise NotYet(f"no proxy fence before the release{aen}: the copy engine's next fill of "
                      "buffer s may overtake this thread's reads of it. Before "
                      "mbar_arrive(&empty[s]), call asm volatile(\"fence.proxy.async.shared::cta;\" "
                      "::: \"memory\").",
-                     f"해제{ako} 앞에 프록시 펜스가 없습니다. 복사 엔진의 다음 채움이 이 스레드의 버퍼 s "
-                     "읽기를 앞지를 수 있습니다. mbar_arrive(&empty[s]) 전에 asm volatile("
-                     "\"fence.proxy.async.shared::cta;\" ::: \"memory\")를 부르세요.")
+                     f"반납{ako} 앞에 프록시 펜스가 없습니다. 복사 엔진이 버퍼 s를 다음에 채우는 것이 "
+                     "이 스레드의 읽기를 앞지를 수 있습니다. mbar_arrive(&empty[s]) 전에 asm volatile("
+                     "\"fence.proxy.async.shared::cta;\" ::: \"memory\")를 넣으세요.")

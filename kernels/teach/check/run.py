@@ -40,23 +40,24 @@ def run(src: str, ex: Exercise, target: str, arch: int, folder: Path) -> dict:
                      "never completes (a parity no one completes, arrivals short of the "
                      "barrier's count, bytes expected that never land), or a loop that never "
                      "ends.",
-                     f"GPU에서 {RUN_LIMIT_S}초 안에 끝나지 않았습니다. 끝나지 않는 페이즈를 기다리거나"
-                     "(아무도 완료하지 않는 패리티, 배리어의 개수보다 적은 도착, 도착하지 않는 바이트) "
-                     "끝나지 않는 루프가 있지 않나요?")
+                     f"GPU에서 {RUN_LIMIT_S}초 안에 끝나지 않았습니다. 원인은 페이즈가 끝내 "
+                     "완료되지 않는 대기나 끝나지 않는 루프입니다. 아무도 완료하지 않는 패리티를 "
+                     "기다리거나, 도착이 배리어를 초기화한 수보다 적거나, 기다리는 바이트가 도착하지 "
+                     "않으면 페이즈가 완료되지 않습니다.")
     try:
         said = json.loads(done.stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
         last = (done.stderr.strip().splitlines() or ["no output"])[-1][:300]
         raise NotYet(f"it crashed on the GPU: {last}. Look for an index outside x_s or x.",
-                     f"GPU에서 비정상 종료했습니다: {last}. x_s나 x 바깥을 가리키는 인덱스가 없는지 "
-                     "보세요.") from None
+                     f"GPU에서 비정상 종료했습니다({last}). x_s나 x의 범위 밖을 가리키는 인덱스가 "
+                     "있는지 찾아보세요.") from None
     if said["wrong"]:
         raise NotYet(*said["wrong"])
     if said["no_build"] and arch >= ex.arch:
         raise NotYet(f"it does not compile for this GPU at {said['no_build']}: make it compile "
                      "for every size.",
-                     f"이 GPU용으로 {said['no_build']}에서 컴파일되지 않습니다. 모든 크기에서 "
-                     "컴파일되게 하세요.")
+                     f"이 GPU용으로는 {said['no_build']}에서 컴파일되지 않습니다. 어느 크기에서나 "
+                     "컴파일되게 고치세요.")
     return said
 
 
@@ -65,7 +66,7 @@ def where(i: int, n: int, tile: int, k: int) -> tuple[str, str]:
     t, halo = i % tile, k // 2
     if i < halo or i >= n - (k - 1 - halo):
         return ("at an end of the vector (its halo there is zeros)",
-                "벡터의 끝에 있습니다(거기서 헤일로는 0입니다)")
+                "벡터의 한쪽 끝에 있습니다(그쪽 헤일로는 0입니다)")
     if t < halo or t >= tile - (k - 1 - halo):
         return (f"at a tile boundary (i mod tile = {t}: it reads the neighbouring tile's cells)",
                 f"타일 경계에 있습니다(i mod tile = {t}: 이웃 타일의 셀을 읽습니다)")
@@ -80,19 +81,20 @@ def wrong(y: np.ndarray, expected: np.ndarray, bound: np.ndarray, job: dict,
     if not bad.size:
         return None
     n, tile, k, i = job["n"], job["tile"], job["k"], int(bad[0])
-    got = (("never written (NaN)", "쓰이지 않았습니다(NaN)") if np.isnan(y[i]) else
-           (f"{y[i]:.6g} where {expected[i]:.6g} is right", f"{y[i]:.6g}인데 {expected[i]:.6g}여야 합니다"))
+    got = (("never written (NaN)", "한 번도 쓰이지 않았습니다(NaN)") if np.isnan(y[i]) else
+           (f"{y[i]:.6g} where {expected[i]:.6g} is right",
+            f"값이 {y[i]:.6g}인데, 맞는 값은 {expected[i]:.6g}입니다"))
     place = where(i, n, tile, k)
     stages = f", {job['stages']} stages" if job["stages"] else ""
     sizes = f"n={n}, tile={tile}, K={k}, {job['threads']} threads{stages}, {job['blocks']} blocks"
-    how = (("with its input in host memory", "입력을 호스트 메모리에 두고 실행하자") if job["host"] else
+    how = (("with its input in host memory", "입력을 호스트 메모리에 둔 실행에서") if job["host"] else
            ("under the stress build", "스트레스 빌드에서") if job["stress"] else ("", ""))
     run = (f"launch {launch + 1} of {job['launches']} {how[0]}, " if how[0] else "")
     en = (f"{bad.size} wrong outputs ({run}{sizes}); the first, y[{i}], is {got[0]}, {place[0]}."
           + (f" {hint[0]}" if job["stress"] else ""))
     ko = (f"{how[1] + ' ' if how[1] else ''}틀린 출력이 {bad.size}개입니다({sizes}"
           f"{', 실행 ' + str(launch + 1) + '/' + str(job['launches']) if how[1] else ''}). "
-          f"첫 번째 y[{i}]는 {got[1]}. {place[1]}."
+          f"첫 번째는 y[{i}]입니다. {got[1]}. 이 출력은 {place[1]}."
           + (f" {hint[1]}" if job["stress"] else ""))
     return en, ko
 

@@ -33,7 +33,8 @@ def read(src) -> str:
     if not isinstance(src, str):
         raise NotYet(f"the answer must be the kernel's source as a string, not "
                      f"{type(src).__name__}.",
-                     f"답이 커널의 소스가 아니라 {type(src).__name__}입니다. 문자열로 넘기세요.")
+                     f"답은 커널의 소스를 담은 문자열이어야 합니다. 받은 것은 "
+                     f"{type(src).__name__}입니다.")
     src = src.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     if "\0" in src:
         line = line_of(src, src.index("\0"))
@@ -44,7 +45,7 @@ def read(src) -> str:
         raise NotYet(f"the answer is {size:,} bytes, more than {MAX_BYTES // 1024} KiB. An "
                      "exercise's kernel fits in far less.",
                      f"답이 {size:,}바이트로 {MAX_BYTES // 1024} KiB를 넘습니다. 연습 문제의 커널은 "
-                     "훨씬 짧습니다.")
+                     "그보다 훨씬 작습니다.")
     return src
 
 
@@ -62,12 +63,12 @@ def check(src: str, ex: Exercise) -> None:
             raise NotYet(f"an #include the check does not offer, line {line}: "
                          f"`{include[0].strip()[:90]}`. Include only \"{HEADER}\" and CUDA's own "
                          "headers, such as <cuda/pipeline> and <cuda/barrier>.",
-                         f"검사가 제공하지 않는 #include입니다. {line}번째 줄: "
+                         f"검사 환경에서 쓸 수 없는 #include입니다. {line}번째 줄: "
                          f"`{include[0].strip()[:90]}`. \"{HEADER}\"와 <cuda/pipeline>, "
                          "<cuda/barrier> 같은 CUDA 자체 헤더만 포함하세요.")
     kept = {int(p) for p in PHASE.findall(src)}
     if gone := sorted({int(p) for p in PHASE.findall(ex.skeleton.read_text())} - kept):
         raise NotYet(f"the skeleton's PHASE({gone[0]}) line is gone. Put it back where the "
                      "skeleton has it: the stress build makes warps wait there at random.",
-                     f"스켈레톤의 PHASE({gone[0]}) 줄이 없어졌습니다. 스켈레톤의 그 자리에 되돌려 "
-                     "놓으세요. 스트레스 빌드가 거기서 워프를 무작위로 기다리게 합니다.")
+                     f"스켈레톤의 PHASE({gone[0]}) 줄이 없어졌습니다. 스켈레톤에 있던 자리에 다시 "
+                     "넣으세요. 스트레스 빌드가 거기서 워프를 무작위로 기다리게 합니다.")
