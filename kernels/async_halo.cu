@@ -21,9 +21,12 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     PHASE(0);
     // Phase 1: start the asynchronous copy of the tile and its halos. Consecutive threads copy
     // consecutive elements (coalesced); the few cells outside [0, n) get a plain store of zero.
+    // The loop counts CONV_CELLS rounds, a number the compiler knows, so it unrolls it.
     pipe.producer_acquire();
-    for (int j = threadIdx.x; j < CONV_BUF; j += CONV_THREADS) {
-        const int g = buf_start + j;
+#pragma unroll
+    for (int r = 0; r < CONV_CELLS; ++r) {
+        const int j = threadIdx.x + r * CONV_THREADS, g = buf_start + j;
+        if (j >= CONV_BUF) break;
         if (g >= 0 && g < n) cuda::memcpy_async(&x_s[j], &x[g], sizeof(float), pipe);
         else                 x_s[j] = 0.0f;
     }
@@ -43,9 +46,10 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     PHASE(4);
 
     // Phase 4: compute from shared memory.
-    for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
-        const int i = tile_start + t;
-        if (i >= n) break;
+#pragma unroll
+    for (int o = 0; o < CONV_OUTS; ++o) {
+        const int t = threadIdx.x + o * CONV_THREADS, i = tile_start + t;
+        if (t >= CONV_TILE || i >= n) break;
         float acc = 0.0f;
         for (int k = 0; k < CONV_K; ++k) {
             acc += x_s[t + k] * w_s[k];

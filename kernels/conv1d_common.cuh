@@ -23,6 +23,12 @@
 // A tile with both halos: what the correct tiled kernels keep in shared memory.
 #define CONV_BUF (CONV_TILE + CONV_K - 1)
 
+// The one-output kernels (tiled_sync, tiled_loads_first, async_halo) count their loops in these,
+// numbers the compiler knows, so that it can unroll them: the buffer cells one thread stages, and
+// the outputs one thread makes.
+#define CONV_CELLS ((CONV_BUF + CONV_THREADS - 1) / CONV_THREADS)
+#define CONV_OUTS  ((CONV_TILE + CONV_THREADS - 1) / CONV_THREADS)
+
 // The 16-byte variants (vec4, staged_sync, pipelined, bulk, warp_specialized) move whole 16-byte
 // chunks of 4 floats. Their
 // buffer is the tile with each halo rounded up to a whole chunk, so that it starts on a 16-byte

@@ -20,8 +20,10 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
     PHASE(0);
     // Phase 1: start the asynchronous copy of this block's input tile (zeros past n).
     pipe.producer_acquire();
-    for (int j = threadIdx.x; j < CONV_TILE; j += CONV_THREADS) {
-        const int g = tile_start + j;
+#pragma unroll
+    for (int r = 0; r < CONV_OUTS; ++r) {
+        const int j = threadIdx.x + r * CONV_THREADS, g = tile_start + j;
+        if (j >= CONV_TILE) break;
         if (g < n) cuda::memcpy_async(&x_s[j], &x[g], sizeof(float), pipe);
         else       x_s[j] = 0.0f;
     }
@@ -41,9 +43,10 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
     PHASE(4);
 
     // Phase 4: compute. Only the interior of the tile has all its neighbours in x_s.
-    for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
-        const int i = tile_start + t;
-        if (i >= n) break;
+#pragma unroll
+    for (int o = 0; o < CONV_OUTS; ++o) {
+        const int t = threadIdx.x + o * CONV_THREADS, i = tile_start + t;
+        if (t >= CONV_TILE || i >= n) break;
         float acc = 0.0f;
         if (t >= CONV_HALO && t < CONV_TILE - CONV_HALO) {
             for (int k = 0; k < CONV_K; ++k) {

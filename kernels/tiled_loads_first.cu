@@ -5,9 +5,9 @@
 // together, and their latencies overlap, with plain loads and no asynchronous copy.
 #include "conv1d_common.cuh"
 
-// The cells of the tile and halos that one thread stages, and how many it has in flight at once
-#define CONV_CELLS ((CONV_BUF + CONV_THREADS - 1) / CONV_THREADS)
+// How many of its CONV_CELLS loads a thread has in flight at once, and in how many rounds
 #define CONV_IN_FLIGHT (CONV_CELLS < 8 ? CONV_CELLS : 8)
+#define CONV_ROUNDS ((CONV_CELLS + CONV_IN_FLIGHT - 1) / CONV_IN_FLIGHT)
 
 extern "C" __global__ void conv1d_tiled_loads_first(const float* __restrict__ x,
                                                     const float* __restrict__ w,
@@ -24,7 +24,10 @@ extern "C" __global__ void conv1d_tiled_loads_first(const float* __restrict__ x,
     // Phase 1: issue the loads, this thread's tap first, then its cells of the tile and halos
     // (zeros outside [0, n)), up to CONV_IN_FLIGHT at a time. Nothing waits for them yet.
     const float tap = threadIdx.x < CONV_K ? w[threadIdx.x] : 0.0f;
-    for (int first = threadIdx.x; first < CONV_BUF; first += CONV_IN_FLIGHT * CONV_THREADS) {
+#pragma unroll
+    for (int r = 0; r < CONV_ROUNDS; ++r) {
+        const int first = threadIdx.x + r * CONV_IN_FLIGHT * CONV_THREADS;
+        if (first >= CONV_BUF) break;
         float v[CONV_IN_FLIGHT];
 #pragma unroll
         for (int b = 0; b < CONV_IN_FLIGHT; ++b) {
@@ -51,9 +54,10 @@ extern "C" __global__ void conv1d_tiled_loads_first(const float* __restrict__ x,
     PHASE(4);
 
     // Phase 4: compute from shared memory, as tiled_sync.
-    for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
-        const int i = tile_start + t;
-        if (i >= n) break;
+#pragma unroll
+    for (int o = 0; o < CONV_OUTS; ++o) {
+        const int t = threadIdx.x + o * CONV_THREADS, i = tile_start + t;
+        if (t >= CONV_TILE || i >= n) break;
         float acc = 0.0f;
         for (int k = 0; k < CONV_K; ++k) {
             acc += x_s[t + k] * w_s[k];

@@ -12,7 +12,7 @@ import numpy as np
 
 import kernels
 from inputs import roofline_recording
-from kernels.measure import bench, recorded, roofline, timeline, timing
+from kernels.measure import bench, nsight, recorded, roofline, timeline, timing
 from kernels.publish import notebooks as nbtools, translate
 from kernels.teach import explore, halo, listing, plots, warmup
 
@@ -23,7 +23,7 @@ RECORDED = recorded.load()
 ROOF = roofline_recording()
 TL = recorded.load("h200_timelines")
 TRACE = timeline.records(TL, "async_halo")
-PROFILE = recorded.ncu_summary()
+PROFILE = nsight.summary()
 AT = recorded.rows_at(RECORDED)
 ROW = bench.Row("bulk", 2**26, 5, 300.0, 299.0, 302.0, 134.0, "events", {"tile": 1024})
 CFG = kernels.launch_config(1000, 5)
@@ -193,10 +193,10 @@ CASES = [
     ("load: name None", on(recorded.load, None), TypeError, "recording must be a string"),
     ("load: a path", on(recorded.load, Path("h200_bench.json")), TypeError,
      "recording must be a string"),
-    ("ncu_summary: unknown profile", on(recorded.ncu_summary, "h200_ncu"), ValueError,
+    ("ncu_summary: unknown profile", on(nsight.summary, "h200_ncu"), ValueError,
      "unknown profile 'h200_ncu'"),
-    ("ncu_summary: a number", on(recorded.ncu_summary, 5), TypeError, "profile must be a string"),
-    ("ncu_summary: the benchmark", on(recorded.ncu_summary, "h200_bench"), ValueError,
+    ("ncu_summary: a number", on(nsight.summary, 5), TypeError, "profile must be a string"),
+    ("ncu_summary: the benchmark", on(nsight.summary, "h200_bench"), ValueError,
      "unknown profile"),
     ("table: n zero", on(recorded.table, RECORDED, 0), ValueError, "n must be at least 1"),
     ("table: n not recorded", on(recorded.table, RECORDED, 3), ValueError,
@@ -486,7 +486,7 @@ PUBLIC = [
     "recorded.bytes_in_flight", "plots.plot_schedules", "recorded.best_async",
     "recorded.best_by_schedule", "recorded.check_variants", "recorded.compare",
     "recorded.load",
-    "recorded.ncu_summary",
+    "nsight.summary",
     "recorded.roofline_table", "recorded.rows_at",
     "recorded.stage_sweep", "recorded.table",
     "roofline.bounded", "roofline.builds",

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import kernels
-from kernels.measure import bench, recorded, timing
+from kernels.measure import bench, nsight, recorded, timing
 from kernels.teach import explore, listing, widgets
 
 
@@ -95,7 +95,7 @@ def test_measure_on_the_gpu():
 
 def test_bench_cli_prints_the_ncu_metrics(capsys):
     bench.main(["--ncu-metrics"])
-    assert capsys.readouterr().out.strip() == ",".join(recorded.NCU_METRICS)
+    assert capsys.readouterr().out.strip() == ",".join(nsight.METRICS)
 
 
 def test_bench_cli_needs_a_gpu():

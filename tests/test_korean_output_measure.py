@@ -12,14 +12,14 @@ import pytest
 
 from kernels import edition, variants as V
 from kernels.edition import Text
-from kernels.measure import recorded
+from kernels.measure import nsight, recorded
 from kernels.tables import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 N = 2**26
 
 RESULT, ROOF = recorded.load(), recorded.load("h200_roofline")
-PROFILE = recorded.ncu_summary()
+PROFILE = nsight.summary()
 
 
 # name -> what the function returns (called under each language: a Text is made in both at once)
@@ -27,7 +27,7 @@ CASES = {
     "table": lambda: recorded.table(RESULT, N, 5),
     "stage_table": lambda: recorded.stage_table(RESULT),
     "roofline_table": lambda: recorded.roofline_table(ROOF, N),
-    "ncu_table": lambda: recorded.ncu_table(PROFILE),
+    "ncu_table": lambda: nsight.table(PROFILE),
     "provenance": lambda: recorded.provenance(RESULT["provenance"]),
     "configurations": lambda: recorded.configurations(RESULT),
     "configurations, live": lambda: recorded.configurations(RESULT, live=True),
@@ -130,7 +130,7 @@ SHOWN = [   # (notebook, a snippet of its cell, what the cell shows)
     (NB04, "recorded.stage_table(result)", lambda: recorded.stage_table(RESULT)),
     (NB05, "roof_source = ", lambda: recorded.provenance(ROOF["provenance"])),
     (NB05, "recorded.roofline_table(roof", lambda: recorded.roofline_table(ROOF, N)),
-    (NB06, "recorded.ncu_table(prof)", lambda: recorded.ncu_table(PROFILE)),
+    (NB06, "nsight.table(prof)", lambda: nsight.table(PROFILE)),
 ]
 
 

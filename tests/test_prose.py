@@ -137,7 +137,7 @@ def test_block_cycles_and_overlap_saving_of_synthetic_data():
     assert s["block_cycles"] == {"tiled_sync": 1100.0, "async_halo": 900.0}
     assert s["block_less"] == pytest.approx(200 / 1100)
     assert s["kernel_less"] == {16: pytest.approx(0.25)}        # n = 32 lacks async_halo
-    assert s["kernel_us"] == {16: 2.0} and s["taps_hidden"] == pytest.approx(200 / 400)
+    assert s["kernel_us"] == {16: 2.0}
 
 
 def test_taps_lesson_of_synthetic_data():
@@ -154,14 +154,14 @@ def test_taps_lesson_of_synthetic_data():
 def test_what_notebook_02_says_about_the_taps():
     """'thread 0's one 4-byte tap takes ... times the puzzle's 100 and about as long as each of its
     tile loads' (one request against one of the two that thread 0 makes in its tile load, not
-    20 bytes against two loads in sequence); 'the wait left' is longer than a trace point and
-    short; 'a second latency, about as long as the first'."""
+    20 bytes against two loads in sequence); 'the wait left' is about one trace point's cost;
+    'a second latency, about as long as the first'."""
     lesson = timeline.taps_lesson(H200)
     assert all(t >= 4 * timeline.SEED_CYCLES["taps load"] for v, t in lesson["taps"].items()
                if v != "tiled_loads_first")       # its tap was issued with the tile: nothing between
     assert timeline.THREAD0_TILE_LOADS == len(range(0, layout.buf(256, 5), 256)) == 2
     assert 0.8 < lesson["taps_over_load"] < 1.5          # "about the same", the answer
-    assert lesson["empty_wait"] < lesson["wait_left"] < lesson["async_taps"] / 2
+    assert lesson["wait_left"] < 1.5 * lesson["empty_wait"] < lesson["async_taps"] / 2
     assert layout.buf(256, 5) == 260 and 4 * layout.buf(256, 5) / (4 * 5) == 52   # the question
 
 
@@ -194,17 +194,18 @@ def test_notebook_02_glues_every_number_it_names_and_quotes_the_puzzle_right():
 
 
 def test_what_notebook_02_says_about_the_saving():
-    """async_halo saves over tiled_sync per block and in every recorded kernel time, but less
-    than the taps' whole latency; the model with the measured preset promises more."""
+    """async_halo saves over tiled_sync per block and in every recorded kernel time, more than
+    the tap's whole latency (thread 0's two tile loads overlap too); the model with the measured
+    preset, which overlaps only the tap, promises less."""
     s = timeline.overlap_saving(H200)
     taps = H200["cycles"]["tiled_sync"]["taps load"]
     saved = s["block_cycles"]["tiled_sync"] - s["block_cycles"]["async_halo"]
-    assert 0 < saved < taps and 0.5 < s["taps_hidden"] < 1   # "most of a latency"
+    assert saved > taps   # "three round trips in a row have become about one"
     from kernels.teach.explore import LAUNCH_BOUND_US   # the puzzle-size kernel: "launch-bound"
     assert s["kernel_us"][16384] < LAUNCH_BOUND_US < s["kernel_us"][2**24]
     assert set(s["kernel_less"]) == {16384, 2**24} and all(f > 0 for f in s["kernel_less"].values())
     model = timeline.model_totals(**timeline.measured_preset(H200))
-    assert model["less_time"] > s["block_less"]
+    assert model["less_time"] < s["block_less"]
 
 
 def test_what_notebook_02_says_about_occupancy_and_asynchrony():

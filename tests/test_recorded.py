@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from kernels.measure import bench, recorded
+from kernels.measure import bench, nsight, recorded
 from kernels import layout
 from kernels.teach import plots
 from kernels import variants as V
@@ -82,12 +82,12 @@ def test_table_and_plots_from_the_recording(result):
 
 
 def test_ncu_summary_reads_every_metric_of_every_profiled_kernel():
-    prof = recorded.ncu_summary()
+    prof = nsight.summary()
     assert list(prof) == [f"conv1d_{v}" for v in bench.PROFILED]
     for metrics in prof.values():
-        assert set(metrics) == set(recorded.NCU_METRICS)
-    assert prof["conv1d_async_halo"]["smsp__inst_executed.sum"] == 198_180_864   # "198,180,864"
-    assert prof["conv1d_vec4"]["gpu__time_duration.sum"] == pytest.approx(128.19)
+        assert set(metrics) == set(nsight.METRICS)
+    assert prof["conv1d_async_halo"]["smsp__inst_executed.sum"] == 133_955_586   # "133,955,586"
+    assert prof["conv1d_vec4"]["gpu__time_duration.sum"] == pytest.approx(127.46)
 
 
 # --- the decisions notebook 04 prints -----------------------------------------------------------
@@ -138,19 +138,19 @@ def test_bytes_in_flight_counts_span_floats(result):
 # --- notebooks 04 and 05: the sentences they glue ----------------------------------------------
 
 def test_stall_per_output_weighs_the_per_issue_ratio_by_instructions():
-    prof = recorded.ncu_summary("h200_ncu_2e26_k31")
-    got = recorded.stall_per_output(prof, ["bulk"], N)
+    prof = nsight.summary("h200_ncu_2e26_k31")
+    got = nsight.stall_per_output(prof, ["bulk"], N)
     m = prof["conv1d_bulk"]
-    per_issue, inst = m[recorded.LONG_SCOREBOARD], m["smsp__inst_executed.sum"]
+    per_issue, inst = m[nsight.LONG_SCOREBOARD], m["smsp__inst_executed.sum"]
     assert got["bulk"] == pytest.approx(per_issue * inst / N)
-    fake = {"conv1d_bulk": {recorded.LONG_SCOREBOARD: 2.0, "smsp__inst_executed.sum": 300.0}}
-    assert recorded.stall_per_output(fake, ["bulk"], 100) == {"bulk": 6.0}
+    fake = {"conv1d_bulk": {nsight.LONG_SCOREBOARD: 2.0, "smsp__inst_executed.sum": 300.0}}
+    assert nsight.stall_per_output(fake, ["bulk"], 100) == {"bulk": 6.0}
 
 
 def test_occupancy_from_the_registers_matches_the_measured_warp_slots():
     """Blocks per SM x warps per block / 64, within a few points of ncu's warps active."""
     roof = recorded.load("h200_roofline")
-    prof = recorded.ncu_summary("h200_ncu_2e26_k31")
+    prof = nsight.summary("h200_ncu_2e26_k31")
     occ = recorded.occupancy(roof, N, LONG_K, ["staged_sync", "bulk", "warp_specialized"])
     assert occ["bulk"] == {"regs": 64, "blocks_per_sm": 8, "warps_per_block": 4, "warp_share": 0.5}
     assert occ["warp_specialized"]["warps_per_block"] == 5    # the producer warp
@@ -184,7 +184,7 @@ def test_lesson_numbers_and_which_kernels_tie_the_fastest():
     assert recorded.ties_fastest(roof, N, "staged_sync") == [1, 3, 5, 9, 17]
     assert recorded.lesson_numbers(roof, N) == {
         "vec4_up_to": "9", "sync_up_to": "17", "first_async_k": "31", "async_share": "0.55",
-        "async_fma_us": "71.2", "async_copy_us": "128.3", "tie_k": "17", "tie_share": "0.30"}
+        "async_fma_us": "71.0", "async_copy_us": "129.4", "tie_k": "17", "tie_share": "0.30"}
     slow = copy.deepcopy(roof)   # vec4 no longer ties the fastest at K = 1: no prefix is left
     for r in slow["rows"]:
         if r["name"] == "vec4" and r["n"] == N and r["k"] == 1:
@@ -195,16 +195,16 @@ def test_lesson_numbers_and_which_kernels_tie_the_fastest():
 
 
 def test_ncu_sync_vs_async_gives_two_time_ranges_and_the_instructions():
-    got = recorded.ncu_sync_vs_async(recorded.ncu_summary())
-    assert got["sync_us"] == "126.0-128.2" and got["async_us"] == "133.2-134.6"
+    got = nsight.sync_vs_async(nsight.summary())
+    assert got["sync_us"] == "125.9-127.5" and got["async_us"] == "132.7-133.8"
     assert got["inst"] == {"vec4": "41.4M", "staged_sync": "41.0M", "pipelined": "51.3M",
-                           "bulk": "74.0M", "warp_specialized": "49.2M"}
-    one = recorded.ncu_sync_vs_async(recorded.ncu_summary(), ["vec4"], ["bulk"])
-    assert one["sync_us"] == "128.2" and set(one["inst"]) == {"vec4", "bulk"}
+                           "bulk": "73.9M", "warp_specialized": "49.4M"}
+    one = nsight.sync_vs_async(nsight.summary(), ["vec4"], ["bulk"])
+    assert one["sync_us"] == "127.5" and set(one["inst"]) == {"vec4", "bulk"}
 
 
 def test_the_two_one_output_kernels_at_many_taps():
-    got = recorded.one_output_kernels(recorded.ncu_summary("h200_ncu_2e26_k31"))
+    got = nsight.one_output_kernels(nsight.summary("h200_ncu_2e26_k31"))
     assert 1.05 < got["instructions"] < 1.1 and 1.1 < got["wavefronts"] < 1.15
     assert got["sm_a"] > 85 and got["sm_b"] > 85
 
@@ -213,13 +213,13 @@ def test_verdict_summary_gives_the_answers_numbers():
     said = recorded.verdict_summary(recorded.load("h200_roofline"), N)
     assert said == {"sync_ks": "3, 5 and 9", "sync_range": "1.05x", "tie_ks": "1 and 17",
                     "async_ks": "31 and 63", "first_async_k": "31", "async_k31": "1.11x",
-                    "async_k63": "1.04x"}
+                    "async_k63": "1.05x"}
 
 
 def test_the_tables_show_as_html_tables_with_the_same_cells(result):
     from kernels.tables import Table
     for t in (recorded.table(result), recorded.stage_table(result),
-              recorded.ncu_table(recorded.ncu_summary())):
+              nsight.table(nsight.summary())):
         assert isinstance(t, Table)
         page = t._repr_html_()
         assert page.count("<tr>") == 1 + len(t.rows)

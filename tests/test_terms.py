@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "book" / "glossary.md"
 OVERVIEWS = ["book/intro.md", "book/running.md"]          # terms there are {term} links
 LATER_PAGES = ["book/generations.md", "book/api_map.md"]  # read after the notebooks
-MAX_WORDS = 2200
+MAX_WORDS = 2050
 MAX_WORDS_PER_SENTENCE = 22.0
 
 # (glossary name, other forms as regexes, chapter that defines it). The name itself always

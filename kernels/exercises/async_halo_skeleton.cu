@@ -36,9 +36,10 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     PHASE(4);
 
     // Phase 4: compute from shared memory.
-    for (int t = threadIdx.x; t < CONV_TILE; t += CONV_THREADS) {
-        const int i = tile_start + t;
-        if (i >= n) break;
+#pragma unroll
+    for (int o = 0; o < CONV_OUTS; ++o) {
+        const int t = threadIdx.x + o * CONV_THREADS, i = tile_start + t;
+        if (t >= CONV_TILE || i >= n) break;
         float acc = 0.0f;
         for (int k = 0; k < CONV_K; ++k) {
             acc += x_s[t + k] * w_s[k];

@@ -4,7 +4,7 @@ GPU: the sweep over sizes and taps, the tuning of the staged variants, the stage
     python -m kernels.measure.bench [--quick] [--out FILE.json]
 
 The profile in kernels/recorded/h200_ncu_2e26_k5.txt comes from (metrics: see
-kernels.measure.recorded.NCU_METRICS)
+kernels.measure.nsight.METRICS)
     ncu --clock-control none --metrics $(python -m kernels.measure.bench --ncu-metrics) \
         -k regex:conv1d_ python -m kernels.measure.bench --ncu-target
 
@@ -36,7 +36,8 @@ from ..launch import Launch, blocks_per_sm, prepare
 from ..reference import assert_correct, random_inputs
 from ..validate import (choice, flag, function, integer, needs_gpu, number, optional,
                         output_file, rng_seed, sequence, text, warps)
-from .recorded import NCU_METRICS, load, table
+from .nsight import METRICS as NCU_METRICS
+from .recorded import load, table
 from .timing import COPIES, copy_fn, time_us
 
 OURS = V.NAMES

@@ -4,8 +4,8 @@ A benchmark recording is what ``python -m kernels.measure.bench --out FILE.json`
 (:func:`kernels.measure.bench.run`): its ``provenance`` (device, driver, CuPy, date, command), the
 ``configs`` the tuning chose, and the ``rows`` of the sweep, the ``tuning`` and the
 ``stage_sweep``, each a :class:`kernels.measure.bench.Row` as a dict with its ``gbps`` and its ``ratio``
-to the copy time. :func:`load` reads one back, :func:`ncu_summary` a recorded Nsight Compute
-report (``NCU_METRICS``), :func:`table` prints one size of the sweep.
+to the copy time. :func:`load` reads one back, :func:`table` prints one size of the sweep (Nsight Compute
+profiles: :mod:`kernels.measure.nsight`).
 
 A roofline recording is what ``python -m kernels.measure.roofline --out FILE.json`` writes (the
 section "the roofline across K" below reads it, with noise-aware comparisons: :func:`tie`).
@@ -20,14 +20,13 @@ computed from the numbers, and tested, instead of decided in a notebook cell.
 from __future__ import annotations
 
 import datetime
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .. import layout, variants as V
-from ..edition import Text, listed as both_listed, millions, of, ratio_range, times
+from ..edition import Text, listed as both_listed, of, ratio_range, times
 from ..files import read_json
 from ..geometry import valid_tile
 from ..tables import Table
@@ -35,14 +34,6 @@ from ..validate import (choice, flag, integer, number, record, rows as valid_row
                         sequence, text)
 
 RECORDED = Path(__file__).resolve().parents[1] / "recorded"   # kernels/recorded/
-NCU_METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
-               "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-               "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-               "sm__warps_active.avg.pct_of_peak_sustained_active",
-               "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
-               "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
-               "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio",
-               "smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum")
 
 
 def load(name: str = "h200_bench") -> dict:
@@ -50,22 +41,6 @@ def load(name: str = "h200_bench") -> dict:
     named in the error (its path, line and column)."""
     name = choice("recording", name, sorted(p.stem for p in RECORDED.glob("*.json")))
     return read_json(RECORDED / f"{name}.json")
-
-
-def ncu_summary(name: str = "h200_ncu_2e26_k5") -> dict:
-    """A recorded Nsight Compute report (kernels/recorded/NAME.txt, `ncu --metrics ...` output)
-    as {kernel: {metric: value}}."""
-    name = choice("profile", name, sorted(p.stem for p in RECORDED.glob("*.txt")))
-    kernels, current = {}, None
-    for line in (RECORDED / f"{name}.txt").read_text().splitlines():
-        head = re.match(r"\s+(conv1d_\w+) \(", line)
-        if head:
-            current = kernels.setdefault(head.group(1), {})
-            continue
-        metric = re.match(r"\s+([\w.]+)\s+(\S+)?\s+([\d,.]+)$", line)
-        if current is not None and metric:
-            current[metric.group(1)] = float(metric.group(3).replace(",", ""))
-    return kernels
 
 
 def table(result: dict, n: int = 2**26, k: int = 5) -> Table:
@@ -166,19 +141,6 @@ def stage_table(result: dict) -> Table:
                   Text("tile", "타일"), Text("threads", "스레드"), Text("stages", "스테이지"),
                   Text("blocks", "블록")], rows,
                  widths=[16, 18, 7, 6, 8, 7, 7], align="<<>>>>>")
-
-
-def _profile(name: str, profile, metrics) -> dict:
-    """A profile (:func:`ncu_summary`): a non-empty dict of kernel -> {metric: value}, each
-    kernel with ``metrics``."""
-    if not isinstance(profile, dict):
-        raise TypeError(f"{name} must be a dict of kernel -> metrics (recorded.ncu_summary()), "
-                        f"got {type(profile).__name__}")
-    if not profile:
-        raise ValueError(f"{name} is empty: no kernel was profiled")
-    for kernel, values in profile.items():
-        record(f"{name}[{kernel!r}]", values, metrics)
-    return profile
 
 
 # --- which variants a recording must hold ---------------------------------------------------
@@ -378,26 +340,6 @@ def roofline_table(rec: dict, n: int = 2**26) -> Table:
                  widths=[17] + [7] * len(ks), align="<" + ">" * len(ks), sep="", strip=True)
 
 
-# A warp scheduler issues at most one instruction per cycle, so a kernel's issue-active cycles
-# are about its instructions executed: the per-issue stall ratio times the instructions is the
-# warp-cycles stalled, a total that compares kernels that execute different instruction counts.
-LONG_SCOREBOARD = "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
-
-
-def stall_per_output(profile: dict, variants, n: int = 2**26,
-                     metric: str = LONG_SCOREBOARD) -> dict[str, float]:
-    """Warp-cycles stalled per output, by variant: ``metric`` (stalled warps per issue-active
-    cycle) times the instructions executed (about the issue-active cycles) over ``n`` outputs."""
-    _profile("profile", profile, ())
-    n = integer("n", n, 1)
-    out = {}
-    for v in sequence("variants", variants, "variant names"):
-        m = record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
-                   (metric, "smsp__inst_executed.sum"))
-        out[V.get(v).name] = m[metric] * m["smsp__inst_executed.sum"] / n
-    return out
-
-
 # Resident warps an SM can hold: 64 from sm_80 on (sm_75: 32), CUDA C++ Programming Guide,
 # "Technical Specifications per Compute Capability".
 MAX_WARPS_PER_SM = 64
@@ -418,20 +360,6 @@ def occupancy(rec: dict, n: int, k: int, variants) -> dict[str, dict]:
         out[v] = {"regs": c["regs"], "blocks_per_sm": c["blocks_per_sm"], "warps_per_block": warps,
                   "warp_share": c["blocks_per_sm"] * warps / MAX_WARPS_PER_SM}
     return out
-
-
-def one_output_kernels(profile: dict, a: str = "async_halo", b: str = "tiled_sync") -> dict:
-    """Two one-output-per-thread kernels in a profile: ``a``'s instructions and shared-memory
-    wavefronts over ``b``'s, and each one's SM throughput (% of peak)."""
-    _profile("profile", profile, ())
-    ma, mb = (record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
-                     ("smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-                      "sm__throughput.avg.pct_of_peak_sustained_elapsed")) for v in (a, b))
-    sm = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
-    return {"instructions": ma["smsp__inst_executed.sum"] / mb["smsp__inst_executed.sum"],
-            "wavefronts": (ma["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"]
-                           / mb["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"]),
-            "sm_a": ma[sm], "sm_b": mb[sm]}
 
 
 # HBM3e peak of the H200: 4.8 TB/s (NVIDIA H200 Tensor Core GPU datasheet,
@@ -575,54 +503,7 @@ def ring_best(rec: dict, n: int, k: int, a: str = "warp_specialized",
     return {s: (best[s, a], best[s, b]) for s in stages}
 
 
-def ncu_sync_vs_async(profile: dict, sync=("vec4", "staged_sync"),
-                      asynchronous=("pipelined", "bulk", "warp_specialized")) -> dict:
-    """A profile's durations (µs, its own replays) as two ranges, the ``sync`` kernels' and the
-    ``asynchronous`` ones' (``"sync_us"``, ``"async_us"``), and each kernel's instructions
-    executed in millions (``"inst"``: variant -> text)."""
-    _profile("profile", profile, ())
-
-    def m(v, metric):
-        return record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
-                      (metric,))[metric]
-
-    def span(names):   # "126.0-128.2" ("126.0~128.2"), or one value
-        t = [f"{x:.1f}" for x in sorted(m(v, "gpu__time_duration.sum") for v in names)]
-        return t[0] if t[0] == t[-1] else Text(f"{t[0]}-{t[-1]}", f"{t[0]}~{t[-1]}")
-    sync = sequence("sync", sync, "variant names")
-    asynchronous = sequence("asynchronous", asynchronous, "variant names")
-    return {"sync_us": span(sync), "async_us": span(asynchronous),
-            "inst": {V.get(v).name: millions(m(v, 'smsp__inst_executed.sum'))
-                     for v in (*sync, *asynchronous)}}
-
-
 # --- printed on the page ------------------------------------------------------------------------
-
-
-NCU_TABLE = (("gpu__time_duration.sum", Text("time µs", "시간 µs"), ".1f"),
-             ("dram__bytes_read.sum", Text("DRAM MB read", "DRAM 읽기 MB"), ".1f"),
-             ("dram__bytes_write.sum", Text("DRAM MB written", "DRAM 쓰기 MB"), ".1f"),
-             ("dram__throughput.avg.pct_of_peak_sustained_elapsed",
-              Text("DRAM % of peak", "DRAM 최대치 %"), ".1f"),
-             ("sm__throughput.avg.pct_of_peak_sustained_elapsed",
-              Text("SM % of peak", "SM 최대치 %"), ".1f"),
-             ("smsp__inst_executed.sum", Text("instructions", "명령어"), ".3g"),
-             ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-              Text("smem wavefronts", "smem 웨이브프런트"), ".3g"))
-
-
-def ncu_table(profile: dict) -> Table:
-    """A recorded Nsight Compute profile (:func:`ncu_summary`) as a table for the page: one
-    column per kernel, one row per metric (``NCU_TABLE``: time, DRAM bytes and throughput, SM
-    throughput, instructions, shared-memory wavefronts). A :class:`kernels.tables.Table`: ``str``
-    of it is the fixed-width text."""
-    _profile("profile", profile, tuple(metric for metric, _, _ in NCU_TABLE))
-    names = [kernel.removeprefix("conv1d_") for kernel in profile]
-    return Table("", ["", *names],
-                 [[label, *(f"{m[metric]:{fmt}}" for m in profile.values())]
-                  for metric, label, fmt in NCU_TABLE],
-                 widths=[16] + [max(9, len(name) + 1) for name in names],
-                 align="<" + ">" * len(names), sep="")
 
 
 # --- notebooks 04 and 05: numbers and checks for their sentences ------------------------------

@@ -356,19 +356,15 @@ def overlap_saving(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo
     """What ``asyn`` saves over ``sync`` in ``data``: median cycles per block at Puzzle 28's size
     (``block_cycles``, by variant) and the fraction fewer (``block_less``); and the fraction less
     kernel time of the plain (untraced) builds at each size measured (``kernel_less``, by n),
-    with ``sync``'s time there (``kernel_us``, by n); ``taps_hidden``: the cycles a block saves
-    as a fraction of ``sync``'s taps load, the latency that overlap could hide."""
+    with ``sync``'s time there (``kernel_us``, by n)."""
     _measurement("data", data, ("cycles", "traces", "overhead"))
     sync = choice("sync", sync, tuple(data["cycles"]))
-    record(f"data['cycles'][{sync!r}]", data["cycles"][sync], ("taps load",))
     records(data, sync), records(data, asyn)       # both traced, in the record layout
     valid_rows("data['overhead']", data["overhead"], ("variant", "n", "plain_us"))
     cycles = {v: block_cycles(records(data, v)) for v in (sync, asyn)}
     plain = {(r["variant"], r["n"]): r["plain_us"] for r in data["overhead"]}
     sizes = sorted({n for v, n in plain if v == sync} & {n for v, n in plain if v == asyn})
-    taps = data["cycles"][sync]["taps load"]
     return {"block_cycles": cycles, "block_less": 1 - cycles[asyn] / cycles[sync],
-            "taps_hidden": (cycles[sync] - cycles[asyn]) / taps,
             "kernel_less": {n: 1 - plain[(asyn, n)] / plain[(sync, n)] for n in sizes},
             "kernel_us": {n: plain[(sync, n)] for n in sizes}}
 
@@ -517,8 +513,7 @@ def taps_numbers(data: dict) -> dict[str, str]:
 
 def saving_numbers(data: dict) -> dict[str, str]:
     """``overlap_saving(data)`` and the model with ``measured_preset(data)`` for the page: cycles
-    per block (``block_sync``, ``block_async``), their difference (``block_saved``), the
-    fraction fewer (``block_less``) and of the taps load hidden (``taps_hidden``); less
+    per block (``block_sync``, ``block_async``) and the fraction fewer (``block_less``); less
     kernel-only time at 2^14 and 2^24
     (``kernel_less_seed``, ``kernel_less_large``) and tiled_sync's time at 2^14
     (``kernel_us_seed``); the model's sync, async and less time (``model_meas_sync``,
@@ -533,8 +528,7 @@ def saving_numbers(data: dict) -> dict[str, str]:
             "kernel_first_large": _pct(f["kernel_less"][large]),
             "block_sync": _cyc(s["block_cycles"]["tiled_sync"]),
             "block_async": _cyc(s["block_cycles"]["async_halo"]),
-            "block_saved": _cyc(s["block_cycles"]["tiled_sync"] - s["block_cycles"]["async_halo"]),
-            "block_less": _pct(s["block_less"]), "taps_hidden": _pct(s["taps_hidden"]),
+            "block_less": _pct(s["block_less"]),
             "kernel_less_seed": _pct(s["kernel_less"][small]),
             "kernel_less_large": _pct(s["kernel_less"][large]),
             "kernel_us_seed": f"{s['kernel_us'][small]:.1f}",
@@ -550,8 +544,7 @@ def _occupancies(data: dict) -> dict:
 
 def occupancy_numbers(data: dict) -> dict[str, str]:
     """``sm_occupancy`` of tiled_sync and async_halo for the page: one block's ns at 2^14
-    (``occ_seed_sync``, ``occ_seed_async``) and tiled_sync over async_halo there
-    (``occ_async_gain``); at 2^24 the most blocks at once (``occ_large_resident``), a
+    (``occ_seed_sync``, ``occ_seed_async``); at 2^24 the most blocks at once (``occ_large_resident``), a
     tiled_sync block's ns (``occ_large_sync``), ns per block of an SM (``occ_large_per_sync``,
     ``occ_large_per_async``), and tiled_sync's blocks overlapped (``occ_overlapped``); for
     tiled_loads_first, ``occ_seed_first`` and ``occ_large_per_first``."""
@@ -559,7 +552,6 @@ def occupancy_numbers(data: dict) -> dict[str, str]:
     seed, large = o["seed"], o["large"]
     return {"occ_seed_sync": _cyc(seed["tiled_sync"]["block_ns"]),
             "occ_seed_async": _cyc(seed["async_halo"]["block_ns"]),
-            "occ_async_gain": times(seed["tiled_sync"]["block_ns"] / seed["async_halo"]["block_ns"]),
             "occ_large_resident": str(max(large[v]["resident"] for v in large)),
             "occ_large_sync": _cyc(large["tiled_sync"]["block_ns"]),
             "occ_large_per_sync": _cyc(large["tiled_sync"]["ns_per_block"]),
