@@ -23,7 +23,7 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     // consecutive elements (coalesced); the few cells outside [0, n) get a plain store of zero.
     // The loop counts CONV_CELLS rounds, a number the compiler knows, so it unrolls it.
     pipe.producer_acquire();
-#pragma unroll
+#pragma unroll CONV_CELLS_UNROLL
     for (int r = 0; r < CONV_CELLS; ++r) {
         const int j = threadIdx.x + r * CONV_THREADS, g = buf_start + j;
         if (j >= CONV_BUF) break;
@@ -46,7 +46,7 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     PHASE(4);
 
     // Phase 4: compute from shared memory.
-#pragma unroll
+#pragma unroll CONV_OUTS_UNROLL
     for (int o = 0; o < CONV_OUTS; ++o) {
         const int t = threadIdx.x + o * CONV_THREADS, i = tile_start + t;
         if (t >= CONV_TILE || i >= n) break;

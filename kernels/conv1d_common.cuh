@@ -23,11 +23,18 @@
 // A tile with both halos: what the correct tiled kernels keep in shared memory.
 #define CONV_BUF (CONV_TILE + CONV_K - 1)
 
-// The one-output kernels (tiled_sync, tiled_loads_first, async_halo) count their loops in these,
-// numbers the compiler knows, so that it can unroll them: the buffer cells one thread stages, and
-// the outputs one thread makes.
+// The one-output kernels (tiled_sync, tiled_loads_first, async_halo, puzzle28) count their loops
+// in these, numbers the compiler knows, so that it can unroll them: the buffer cells one thread
+// stages, and the outputs one thread makes (puzzle28: also the tile cells it copies).
 #define CONV_CELLS ((CONV_BUF + CONV_THREADS - 1) / CONV_THREADS)
 #define CONV_OUTS  ((CONV_TILE + CONV_THREADS - 1) / CONV_THREADS)
+
+// How far to unroll a loop of that many rounds: all of it, up to 16 (a large tile with few
+// threads would otherwise grow the code without bound). #pragma unroll takes a constant, not a
+// macro.
+#define CONV_UNROLL(rounds) ((rounds) <= 16 ? (rounds) : 1)
+constexpr int CONV_CELLS_UNROLL = CONV_UNROLL(CONV_CELLS);
+constexpr int CONV_OUTS_UNROLL = CONV_UNROLL(CONV_OUTS);
 
 // The 16-byte variants (vec4, staged_sync, pipelined, bulk, warp_specialized) move whole 16-byte
 // chunks of 4 floats. Their

@@ -18,9 +18,10 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
     auto pipe = cuda::make_pipeline();               // this thread's queue of async copies
 
     PHASE(0);
-    // Phase 1: start the asynchronous copy of this block's input tile (zeros past n).
+    // Phase 1: start the asynchronous copy of this block's input tile (zeros past n). The loop
+    // counts CONV_OUTS rounds (the tile's cells per thread), a number the compiler knows.
     pipe.producer_acquire();
-#pragma unroll
+#pragma unroll CONV_OUTS_UNROLL
     for (int r = 0; r < CONV_OUTS; ++r) {
         const int j = threadIdx.x + r * CONV_THREADS, g = tile_start + j;
         if (j >= CONV_TILE) break;
@@ -43,7 +44,7 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
     PHASE(4);
 
     // Phase 4: compute. Only the interior of the tile has all its neighbours in x_s.
-#pragma unroll
+#pragma unroll CONV_OUTS_UNROLL
     for (int o = 0; o < CONV_OUTS; ++o) {
         const int t = threadIdx.x + o * CONV_THREADS, i = tile_start + t;
         if (t >= CONV_TILE || i >= n) break;

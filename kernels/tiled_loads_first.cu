@@ -8,6 +8,7 @@
 // How many of its CONV_CELLS loads a thread has in flight at once, and in how many rounds
 #define CONV_IN_FLIGHT (CONV_CELLS < 8 ? CONV_CELLS : 8)
 #define CONV_ROUNDS ((CONV_CELLS + CONV_IN_FLIGHT - 1) / CONV_IN_FLIGHT)
+constexpr int CONV_ROUNDS_UNROLL = CONV_UNROLL(CONV_ROUNDS);
 
 extern "C" __global__ void conv1d_tiled_loads_first(const float* __restrict__ x,
                                                     const float* __restrict__ w,
@@ -24,7 +25,7 @@ extern "C" __global__ void conv1d_tiled_loads_first(const float* __restrict__ x,
     // Phase 1: issue the loads, this thread's tap first, then its cells of the tile and halos
     // (zeros outside [0, n)), up to CONV_IN_FLIGHT at a time. Nothing waits for them yet.
     const float tap = threadIdx.x < CONV_K ? w[threadIdx.x] : 0.0f;
-#pragma unroll
+#pragma unroll CONV_ROUNDS_UNROLL
     for (int r = 0; r < CONV_ROUNDS; ++r) {
         const int first = threadIdx.x + r * CONV_IN_FLIGHT * CONV_THREADS;
         if (first >= CONV_BUF) break;
@@ -54,7 +55,7 @@ extern "C" __global__ void conv1d_tiled_loads_first(const float* __restrict__ x,
     PHASE(4);
 
     // Phase 4: compute from shared memory, as tiled_sync.
-#pragma unroll
+#pragma unroll CONV_OUTS_UNROLL
     for (int o = 0; o < CONV_OUTS; ++o) {
         const int t = threadIdx.x + o * CONV_THREADS, i = tile_start + t;
         if (t >= CONV_TILE || i >= n) break;

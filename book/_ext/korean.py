@@ -16,7 +16,9 @@ words go through Sphinx's English stemmer, as before.
 The page around the text. The themes leave some of their labels, tooltips and placeholders in
 English (some written into their templates, some with no Korean in their catalogs): after the
 build, :data:`CHROME` puts each in Korean in every page's attributes, and :data:`CHROME_TEXT` in
-its text; the search summary's count gets its counter attached (:data:`SEARCH_COUNT`).
+its text; the search summary's count gets its counter attached (:data:`SEARCH_COUNT`), the copy
+button its Korean (:data:`COPYBUTTON`), the index its initials in letters a text font has
+(:data:`INITIALS`).
 """
 
 from __future__ import annotations
@@ -123,6 +125,8 @@ CHROME = {   # title, aria-label, placeholder and data-bs-title attributes
     "Main": "책 목차", "On this page": "이 페이지 목차", "Page": "페이지",
     "Site navigation": "사이트 탐색", "Version warning": "버전 경고",
     "Search this book...": "이 책에서 검색…",
+    "Link to this term": "이 용어로 가는 링크", "Toggle hidden content": "숨긴 내용 열고 닫기",
+    "전체 화면으로보기": "전체 화면으로 보기",   # the book theme's catalog, one space short
 }
 # Sphinx's Korean search summary: "8 개 페이지를 찾았습니다" with its counter attached, "8개"
 SEARCH_COUNT = ("${resultCount} \\uac1c", "${resultCount}\\uac1c")
@@ -131,6 +135,20 @@ CHROME_TEXT = {   # text between tags
     "Please activate JavaScript to enable the search functionality.":
         "검색하려면 브라우저에서 JavaScript를 켜세요.",
 }
+
+
+# sphinx-copybutton's messages by page language: it has none for Korean
+COPYBUTTON = ("  'it' : {", """  'ko': {
+    'copy': '복사',
+    'copy_to_clipboard': '클립보드에 복사',
+    'copy_success': '복사했습니다',
+    'copy_failure': '복사하지 못했습니다',
+  },
+  'it' : {""")
+# The index groups Hangul entries under the initial consonant as a conjoining letter (U+1100…),
+# which fonts made for text lack (the book's own among them): show the compatibility letter
+# (U+3131…) instead, ᄀ → ㄱ.
+INITIALS = str.maketrans({chr(0x1100 + i): c for i, c in enumerate("ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ")})
 
 
 def _alternatives(words) -> str:
@@ -153,8 +171,14 @@ def _translate_chrome(app, exception) -> None:
         return
     for page in Path(app.outdir).rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        if (done := chrome(text)) != text:
+        done = chrome(text)
+        if page.name == "genindex.html":
+            done = done.translate(INITIALS)
+        if done != text:
             page.write_text(done, encoding="utf-8")
+    copy = Path(app.outdir) / "_static" / "copybutton.js"
+    if copy.exists() and "'ko':" not in (js := copy.read_text(encoding="utf-8")):
+        copy.write_text(js.replace(*COPYBUTTON, 1), encoding="utf-8")
     script = Path(app.outdir) / "_static" / "translations.js"
     if script.exists():
         script.write_text(script.read_text(encoding="utf-8").replace(*SEARCH_COUNT), encoding="utf-8")

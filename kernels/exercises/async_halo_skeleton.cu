@@ -36,7 +36,7 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
     PHASE(4);
 
     // Phase 4: compute from shared memory.
-#pragma unroll
+#pragma unroll CONV_OUTS_UNROLL
     for (int o = 0; o < CONV_OUTS; ++o) {
         const int t = threadIdx.x + o * CONV_THREADS, i = tile_start + t;
         if (t >= CONV_TILE || i >= n) break;

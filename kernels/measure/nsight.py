@@ -122,20 +122,21 @@ TABLE = (("gpu__time_duration.sum", Text("time µs", "시간 µs"), ".1f"),
               Text("DRAM % of peak", "DRAM 최대치 %"), ".1f"),
              ("sm__throughput.avg.pct_of_peak_sustained_elapsed",
               Text("SM % of peak", "SM 최대치 %"), ".1f"),
-             ("smsp__inst_executed.sum", Text("instructions", "명령어"), ".3g"),
+             ("smsp__inst_executed.sum", Text("instructions", "명령어"), "millions"),
              ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-              Text("smem wavefronts", "smem 웨이브프런트"), ".3g"))
+              Text("smem wavefronts", "공유 메모리 웨이브프런트"), "millions"))
 
 
 def table(profile: dict) -> Table:
     """A recorded Nsight Compute profile (:func:`summary`) as a table for the page: one
     column per kernel, one row per metric (``TABLE``: time, DRAM bytes and throughput, SM
-    throughput, instructions, shared-memory wavefronts). A :class:`kernels.tables.Table`: ``str``
+    throughput, instructions and shared-memory wavefronts in millions). A :class:`kernels.tables.Table`: ``str``
     of it is the fixed-width text."""
     _profile("profile", profile, tuple(metric for metric, _, _ in TABLE))
     names = [kernel.removeprefix("conv1d_") for kernel in profile]
     return Table("", ["", *names],
-                 [[label, *(f"{m[metric]:{fmt}}" for m in profile.values())]
+                 [[label, *(millions(m[metric]) if fmt == "millions" else f"{m[metric]:{fmt}}"
+                            for m in profile.values())]
                   for metric, label, fmt in TABLE],
                  widths=[16] + [max(9, len(name) + 1) for name in names],
                  align="<" + ">" * len(names), sep="")

@@ -53,7 +53,8 @@ def table(result: dict, n: int = 2**26, k: int = 5) -> Table:
     at, device = f"n = 2^{int(np.log2(n))}, K = {k}", result["provenance"].get("device")
     return Table(Text(f"{at} on {device}", f"{at}, {device}"),
                  ["", Text("median µs", "중앙값 µs"), "GB/s", COPY_HEADER],
-                 [[r["name"], f"{r['median_us']:.1f}", f"{r['gbps']:.0f}", f"{r['ratio']:.2f}"]
+                 [[Text("copy", "복사") if r["name"] == "copy" else r["name"], f"{r['median_us']:.1f}",
+                   f"{r['gbps']:.0f}", f"{r['ratio']:.2f}"]
                   for r in sorted(rows, key=lambda r: r["median_us"])],
                  widths=[28, 10, 8, 7], align="<>>>")
 
@@ -554,7 +555,7 @@ def configurations(result: dict, live: bool = False) -> Text:
     run's, tuned over a smaller grid."""
     record("result", result, ("configs",))
     head = (Text("configurations (a smaller tuning grid than the recording's):",
-                 "구성(기록보다 작은 튜닝 그리드):") if flag("live", live)
+                 "구성(기록보다 작은 튜닝 격자):") if flag("live", live)
             else Text("configurations:", "구성:"))
     lines = [f"  {variant:16s} " + ", ".join(f"{key}={value}" for key, value in config.items())
              for variant, config in result["configs"].items()]

@@ -150,7 +150,8 @@ def model(mode: str = "async", dram_latency: float = 500, taps_latency: float = 
             bars.append(Bar(b, "wait", taps_done[b], start - taps_done[b]))
         bars.append(Bar(b, "compute", start, compute))
     return Schedule(bars, "cycles", Text(f"model: {mode}, {blocks_per_sm} block(s) per SM",
-                                         f"모델: {mode}, SM당 블록 {blocks_per_sm}개"))
+                                         f"모델: {'동기' if mode == 'sync' else '비동기'}, SM당 블록 "
+                                         f"{blocks_per_sm}개"))
 
 
 # Named sets of the model's phases (cycles): the puzzle's illustration, and the phases measured
@@ -623,7 +624,8 @@ def model_table(rows, bytes_per_cycle: float = 16.0):
     from ..tables import Table
     bw = f"{number('bytes_per_cycle', bytes_per_cycle, lo=0, lo_open=True):g}"
     return Table(Text(f"The model at {bw} B/cycle, in cycles", f"{bw} B/cycle에서의 모델(단위: 사이클)"),
-                 [Text("blocks per SM", "SM당 블록"), "sync", "async", Text("less time", "시간 단축")],
+                 [Text("blocks per SM", "SM당 블록"), Text("sync", "동기"), Text("async", "비동기"),
+                  Text("less time", "시간 단축")],
                  rows)
 
 

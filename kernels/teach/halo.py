@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import layout
-from ..edition import listed as both_listed
+from ..edition import Text, listed as both_listed
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference, wrong_outputs
+from ..tables import Table
 from ..validate import integer, same_length, vector
 
 MAX_CELLS = 100_000   # one object per cell: a picture's worth, never a whole vector's
@@ -44,6 +45,16 @@ def halo_cells(n: int, tile: int, k: int) -> list[HaloCell]:
                 source = f"tile {g // tile}" if 0 <= g < n else "zero"
                 cells.append(HaloCell(b, side, slot, g, source))
     return cells
+
+
+def halo_table(n: int, tile: int, k: int) -> Table:
+    """:func:`halo_cells` as a table for the page, in both languages: each cell's block, side,
+    place in the block's buffer, the input it holds and where that input comes from."""
+    side = {"left": Text("left", "왼쪽"), "right": Text("right", "오른쪽")}
+    return Table("", [Text("block", "블록"), Text("side", "쪽"), "x_s", "x", Text("from", "출처")],
+                 [[str(c.block), side[c.side], f"x_s[{c.slot}]", f"x[{c.index}]",
+                   Text(c.source, c.source.replace("tile", "타일")) if c.source != "zero"
+                   else Text("zero", "0")] for c in halo_cells(n, tile, k)])
 
 
 def halo_counts(n: int, tile: int, k: int) -> dict[str, str]:

@@ -326,7 +326,9 @@ def plot_schedules(*schedules):
         ax.tick_params(axis="y", length=0)
         ax.set_ylim(-0.2, n + 0.1)
         ax.invert_yaxis()
-        ax.set_title(f"{_of(sched.title)}: {sched.total:.4g} {_word(sched.unit)}", loc="left")
+        unit = _word(sched.unit)
+        ax.set_title(f"{_of(sched.title)}: {sched.total:.4g}{'' if unit == '사이클' else ' '}{unit}",
+                     loc="left")
     axes[-1].set_xlabel(_t(f"time ({schedules[0].unit})", f"시간({_word(schedules[0].unit)})"))
     axes[-1].set_xlim(left=0)
     fig.legend(handles=[Patch(fc=c, label=_word(p)) for p, c in PHASE_COLOURS.items()],
@@ -404,7 +406,7 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     axes[-1].set_xlabel(_t("N (float32 elements); the working set is 8 N bytes",
                            "N (float32 원소 수). 작업 집합은 8 N 바이트"))
     if l2:   # low in the panel, where no curve runs at large N
-        axes[0].text(l2 / 8, 0.05, _t(" x and y fill the L2 (dotted)", " x, y가 L2를 채움(점선)"),
+        axes[0].text(l2 / 8, 0.05, _t(" x and y outgrow\n the L2 (dotted)", " x, y가 L2보다\n 커짐(점선)"),
                      transform=axes[0].get_xaxis_transform(), va="bottom")
     fig.suptitle("\n".join([_t(f"K = {k}: GB/s = 8 N bytes / kernel time.",
                                f"K = {k}: GB/s = 8 N 바이트 / 커널 시간."),

@@ -131,7 +131,7 @@ def model_line(t: dict) -> Text:
     less, speedup = f"{100 * t['less_time']:.1f}%", f"{t['speedup']:.2f}"
     return Text(f"sync {sync} cycles, async {asyn}: overlap saves {saved} cycles, {less} less time, "
                 f"{speedup}x",
-                f"sync {sync}사이클, async {asyn}사이클: 중첩으로 {saved}사이클, 시간 {less}를 "
+                f"동기 {sync}사이클, 비동기 {asyn}사이클: 중첩으로 {saved}사이클, 시간 {less}를 "
                 f"아낍니다({speedup}배).")
 
 

@@ -85,14 +85,16 @@ def wrong(y: np.ndarray, expected: np.ndarray, bound: np.ndarray, job: dict,
            (f"{y[i]:.6g} where {expected[i]:.6g} is right",
             f"값이 {y[i]:.6g}인데, 맞는 값은 {expected[i]:.6g}입니다"))
     place = where(i, n, tile, k)
-    stages = f", {job['stages']} stages" if job["stages"] else ""
-    sizes = f"n={n}, tile={tile}, K={k}, {job['threads']} threads{stages}, {job['blocks']} blocks"
+    stages = ((f", {job['stages']} stages", f", 스테이지 {job['stages']}개") if job["stages"]
+              else ("", ""))
+    sizes = (f"n={n}, tile={tile}, K={k}, {job['threads']} threads{stages[0]}, {job['blocks']} blocks",
+             f"n={n}, 타일 {tile}, K={k}, 스레드 {job['threads']}개{stages[1]}, 블록 {job['blocks']}개")
     how = (("with its input in host memory", "입력을 호스트 메모리에 둔 실행에서") if job["host"] else
            ("under the stress build", "스트레스 빌드에서") if job["stress"] else ("", ""))
     run = (f"launch {launch + 1} of {job['launches']} {how[0]}, " if how[0] else "")
-    en = (f"{bad.size} wrong outputs ({run}{sizes}); the first, y[{i}], is {got[0]}, {place[0]}."
+    en = (f"{bad.size} wrong outputs ({run}{sizes[0]}); the first, y[{i}], is {got[0]}, {place[0]}."
           + (f" {hint[0]}" if job["stress"] else ""))
-    ko = (f"{how[1] + ' ' if how[1] else ''}틀린 출력이 {bad.size}개입니다({sizes}"
+    ko = (f"{how[1] + ' ' if how[1] else ''}틀린 출력이 {bad.size}개입니다({sizes[1]}"
           f"{', 실행 ' + str(launch + 1) + '/' + str(job['launches']) if how[1] else ''}). "
           f"첫 번째는 y[{i}]입니다. {got[1]}. 이 출력은 {place[1]}."
           + (f" {hint[1]}" if job["stress"] else ""))
