@@ -176,6 +176,11 @@ def _translate_chrome(app, exception) -> None:
             done = done.translate(INITIALS)
         if done != text:
             page.write_text(done, encoding="utf-8")
+    toggle = Path(app.outdir) / "_static" / "togglebutton.js"   # the dropdowns' buttons
+    if toggle.exists():
+        js = toggle.read_text(encoding="utf-8")
+        toggle.write_text(js.replace("Toggle hidden content", CHROME["Toggle hidden content"]),
+                          encoding="utf-8")
     copy = Path(app.outdir) / "_static" / "copybutton.js"
     if copy.exists() and "'ko':" not in (js := copy.read_text(encoding="utf-8")):
         copy.write_text(js.replace(*COPYBUTTON, 1), encoding="utf-8")
