@@ -42,7 +42,6 @@ def summary(name: str = "h200_ncu_2e26_k5") -> dict:
     return kernels
 
 
-
 def _profile(name: str, profile, metrics) -> dict:
     """A profile (:func:`summary`): a non-empty dict of kernel -> {metric: value}, each
     kernel with ``metrics``."""
@@ -54,7 +53,6 @@ def _profile(name: str, profile, metrics) -> dict:
     for kernel, values in profile.items():
         record(f"{name}[{kernel!r}]", values, metrics)
     return profile
-
 
 
 # A warp scheduler issues at most one instruction per cycle, so a kernel's issue-active cycles
@@ -77,7 +75,6 @@ def stall_per_output(profile: dict, variants, n: int = 2**26,
     return out
 
 
-
 def one_output_kernels(profile: dict, a: str = "async_halo", b: str = "tiled_sync") -> dict:
     """Two one-output-per-thread kernels in a profile: ``a``'s instructions and shared-memory
     wavefronts over ``b``'s, and each one's SM throughput (% of peak)."""
@@ -92,9 +89,8 @@ def one_output_kernels(profile: dict, a: str = "async_halo", b: str = "tiled_syn
             "sm_a": ma[sm], "sm_b": mb[sm]}
 
 
-
 def sync_vs_async(profile: dict, sync=("vec4", "staged_sync"),
-                      asynchronous=("pipelined", "bulk", "warp_specialized")) -> dict:
+                  asynchronous=("pipelined", "bulk", "warp_specialized")) -> dict:
     """A profile's durations (µs, its own replays) as two ranges, the ``sync`` kernels' and the
     ``asynchronous`` ones' (``"sync_us"``, ``"async_us"``), and each kernel's instructions
     executed in millions (``"inst"``: variant -> text)."""
@@ -114,17 +110,16 @@ def sync_vs_async(profile: dict, sync=("vec4", "staged_sync"),
                      for v in (*sync, *asynchronous)}}
 
 
-
 TABLE = (("gpu__time_duration.sum", Text("time µs", "시간 µs"), ".1f"),
-             ("dram__bytes_read.sum", Text("DRAM MB read", "DRAM 읽기 MB"), ".1f"),
-             ("dram__bytes_write.sum", Text("DRAM MB written", "DRAM 쓰기 MB"), ".1f"),
-             ("dram__throughput.avg.pct_of_peak_sustained_elapsed",
-              Text("DRAM % of peak", "DRAM 최대치 %"), ".1f"),
-             ("sm__throughput.avg.pct_of_peak_sustained_elapsed",
-              Text("SM % of peak", "SM 최대치 %"), ".1f"),
-             ("smsp__inst_executed.sum", Text("instructions", "명령어"), "millions"),
-             ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-              Text("smem wavefronts", "공유 메모리 웨이브프런트"), "millions"))
+         ("dram__bytes_read.sum", Text("DRAM MB read", "DRAM 읽기 MB"), ".1f"),
+         ("dram__bytes_write.sum", Text("DRAM MB written", "DRAM 쓰기 MB"), ".1f"),
+         ("dram__throughput.avg.pct_of_peak_sustained_elapsed",
+          Text("DRAM % of peak", "DRAM 최대치 %"), ".1f"),
+         ("sm__throughput.avg.pct_of_peak_sustained_elapsed",
+          Text("SM % of peak", "SM 최대치 %"), ".1f"),
+         ("smsp__inst_executed.sum", Text("instructions", "명령어"), "millions"),
+         ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+          Text("smem wavefronts", "공유 메모리 웨이브프런트"), "millions"))
 
 
 def table(profile: dict) -> Table:

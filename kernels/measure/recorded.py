@@ -4,8 +4,8 @@ A benchmark recording is what ``python -m kernels.measure.bench --out FILE.json`
 (:func:`kernels.measure.bench.run`): its ``provenance`` (device, driver, CuPy, date, command), the
 ``configs`` the tuning chose, and the ``rows`` of the sweep, the ``tuning`` and the
 ``stage_sweep``, each a :class:`kernels.measure.bench.Row` as a dict with its ``gbps`` and its ``ratio``
-to the copy time. :func:`load` reads one back, :func:`table` prints one size of the sweep (Nsight Compute
-profiles: :mod:`kernels.measure.nsight`).
+to the copy time. :func:`load` reads one back, :func:`table` prints one size of the sweep
+(Nsight Compute profiles: :mod:`kernels.measure.nsight`).
 
 A roofline recording is what ``python -m kernels.measure.roofline --out FILE.json`` writes (the
 section "the roofline across K" below reads it, with noise-aware comparisons: :func:`tie`).
