@@ -14,6 +14,18 @@
 // counts its phases; a wait names the phase it waits for by its parity (r % 2 for full[s]: the
 // r-th fill). The producer's first round waits for parity 1 on a fresh empty[s], which counts as
 // the phase before the first and is complete at once: every buffer starts empty.
+// The same steps in CUTLASS's PipelineTmaAsync (cutlass/pipeline/sm90_pipeline.hpp), whose names
+// a reader will meet next:
+//   producer_acquire  wait on empty[s], then arrive.expect_tx on full[s] (CUTLASS's full barrier
+//                     counts that one arrival; here the other 31 lanes arrive too, for their
+//                     stores of the zeros at the vector's ends, which TMA writes itself)
+//   producer_commit   nothing to do: the copy engine completes the bytes on full[s]
+//   consumer_wait     wait on full[s] (every compute thread, before reading buffer s)
+//   consumer_release  every compute thread arrives on empty[s], after the proxy fence below, as
+//                     CUTLASS's do in a one-block cluster. (FlashAttention-3 has one thread per
+//                     warpgroup arrive after a barrier; done here with __syncwarp and lane 0,
+//                     for the producer or the compute warps, compute-sanitizer's racecheck
+//                     reports the other lanes' accesses as races.)
 // Launched persistent (the default), blocks walk over tiles blockIdx.x, + gridDim.x, ...; the
 // compute (4 outputs per thread from a window in registers) is vec4.cu's, pipelined.cu's and
 // bulk.cu's. On older GPUs the launcher refuses this variant; the body compiles to a trap there.
@@ -161,8 +173,8 @@ conv1d_warp_specialized(const float* __restrict__ x,
 
         // Release buffer s: this thread has read it. Its reads went through the generic proxy
         // (ld.shared), the next write into the buffer is the copy engine's (the async proxy):
-        // the proxy fence orders them. (CUTLASS's consumers, which read a stage with wgmma,
-        // an async-proxy read, only arrive.)
+        // the proxy fence orders them. (CUTLASS's consumers that read a stage only with wgmma,
+        // itself an async-proxy read, need none.)
         PHASE(5);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         mbar_arrive(&empty[s]);

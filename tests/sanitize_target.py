@@ -1,7 +1,10 @@
 """What compute-sanitizer runs (tests/test_sanitizer.py): one variant (the first argument; all of
 them without one) at the seed config and at awkward sizes, with CuPy's memory pool off so that each array is its own allocation and an
-out-of-bounds access cannot land silently inside a neighbouring one."""
+out-of-bounds access cannot land silently inside a neighbouring one. The staged variants also run
+with two blocks, so that each block walks many tiles and refills its buffers (a persistent grid
+on a large GPU gives every block one tile at these sizes)."""
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -10,6 +13,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import kernels  # noqa: E402
+from kernels.device import target_arch  # noqa: E402
 from inputs import random_inputs, takes_k  # noqa: E402  (this script's own directory)
 
 cupy.cuda.set_allocator(None)
@@ -24,5 +28,12 @@ for n, tile, k, threads in SHAPES:
         y = kernels.conv1d(x, w, variant, tile=tile, threads=threads)
         if kernels.REGISTRY[variant].correct:
             kernels.assert_correct(y, x, w, f"{variant} n={n}")
+        if kernels.REGISTRY[variant].staged and kernels.REGISTRY[variant].min_arch <= target_arch():
+            for stages in (1, 2):
+                xg, wg = cupy.asarray(x), cupy.asarray(w)
+                y = cupy.full_like(xg, cupy.nan)
+                fn = kernels.prepare(variant, xg, wg, y, tile=tile, threads=threads, stages=stages)
+                dataclasses.replace(fn, grid=2)()
+                kernels.assert_correct(y, x, w, f"{variant} n={n} on 2 blocks, {stages} stages")
 cupy.cuda.runtime.deviceSynchronize()
 print("sanitize_target: ran", ", ".join(chosen), "at", len(SHAPES), "shapes")

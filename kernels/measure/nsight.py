@@ -23,7 +23,9 @@ METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.
            "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
            "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
            "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio",
-           "smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum")
+           "smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+           "smsp__inst_executed.avg.pct_of_peak_sustained_elapsed",
+           "l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed")
 
 
 def summary(name: str = "h200_ncu_2e26_k5") -> dict:
@@ -135,3 +137,45 @@ def table(profile: dict) -> Table:
                   for metric, label, fmt in TABLE],
                  widths=[16] + [max(9, len(name) + 1) for name in names],
                  align="<" + ">" * len(names), sep="")
+
+
+# Two limits on an SM that neither the copy nor the FMA time shows, as ncu measures them: the
+# instructions (a scheduler issues one per cycle) and the shared-memory wavefronts (the SM serves
+# one per cycle), each as a % of its peak over the kernel's duration.
+LIMITS = (("smsp__inst_executed.avg.pct_of_peak_sustained_elapsed",
+           Text("instruction issue", "명령어 발행")),
+          ("l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed",
+           Text("shared memory", "공유 메모리")))
+
+
+def limits(roof: dict, ks=(5, 31, 63), n: int = 2**26) -> dict[int, dict]:
+    """What bounds the fastest kernel of each profile ``h200_ncu_2e26_k{K}``: by K, its name
+    (``"kernel"``) and, in µs, its time (ncu's) and the time its work takes at each limit: the
+    device copy and the FMAs (from the roofline recording ``roof``, as the roofline has them),
+    its instructions (``"issue"``) and its shared-memory wavefronts (``"shared"``): its duration
+    times ncu's % of peak for each (:data:`LIMITS`)."""
+    record("roof", roof, ("copies", "fma"))
+    n = integer("n", n, 1)
+    out = {}
+    for k in sequence("ks", ks, "tap counts"):
+        profile = summary(f"h200_ncu_2e26_k{integer('k', k, 1)}")
+        kernel, m = min(profile.items(), key=lambda km: km[1]["gpu__time_duration.sum"])
+        us = m["gpu__time_duration.sum"]
+        copy = [c["median_us"] for c in roof["copies"] if c["n"] == n and c["k"] == k]
+        if not copy:
+            raise ValueError(f"roof has no copy timed at n = {n} with {k} taps")
+        issue, shared = (us * m[metric] / 100 for metric, _ in LIMITS)
+        out[k] = dict(kernel=kernel.removeprefix("conv1d_"), time=us, copy=copy[0],
+                      fma=n * k / roof["fma"]["fma_per_s"] * 1e6, issue=issue, shared=shared)
+    return out
+
+
+def limits_table(lim: dict) -> Table:
+    """:func:`limits` as a table for the page, one row per K, times in µs."""
+    keys = ("time", "copy", "fma", "issue", "shared")
+    return Table(Text("The fastest kernel beside each limit, µs",
+                      "가장 빠른 커널과 각 한계, µs"),
+                 ["K", Text("kernel", "커널"), Text("time", "시간"), Text("copy", "복사"), "FMA",
+                  *(label for _, label in LIMITS)],
+                 [[str(k), row["kernel"], *(f"{row[key]:.0f}" for key in keys)]
+                  for k, row in lim.items()])
