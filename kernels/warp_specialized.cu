@@ -17,15 +17,16 @@
 // The same steps in CUTLASS's PipelineTmaAsync (cutlass/pipeline/sm90_pipeline.hpp), whose names
 // a reader will meet next:
 //   producer_acquire  wait on empty[s], then arrive.expect_tx on full[s] (CUTLASS's full barrier
-//                     counts that one arrival; here the other 31 lanes arrive too, for their
-//                     stores of the zeros at the vector's ends, which TMA writes itself)
+//                     counts that one arrival; here the other 31 lanes arrive too, for their plain
+//                     stores at the vector's ends, which CUTLASS's tiled TMA makes unnecessary:
+//                     it fills what lies outside the tensor with zeros)
 //   producer_commit   nothing to do: the copy engine completes the bytes on full[s]
 //   consumer_wait     wait on full[s] (every compute thread, before reading buffer s)
 //   consumer_release  every compute thread arrives on empty[s], after the proxy fence below, as
-//                     CUTLASS's do in a one-block cluster. (FlashAttention-3 has one thread per
-//                     warpgroup arrive after a barrier; done here with __syncwarp and lane 0,
-//                     for the producer or the compute warps, compute-sanitizer's racecheck
-//                     reports the other lanes' accesses as races.)
+//                     CUTLASS's do in a one-block cluster (since 3.6). (FlashAttention-3 has one
+//                     thread per warpgroup arrive after a barrier; done here with __syncwarp and
+//                     lane 0, for the producer or the compute warps, compute-sanitizer's
+//                     racecheck reports the other lanes' accesses as races.)
 // Launched persistent (the default), blocks walk over tiles blockIdx.x, + gridDim.x, ...; the
 // compute (4 outputs per thread from a window in registers) is vec4.cu's, pipelined.cu's and
 // bulk.cu's. On older GPUs the launcher refuses this variant; the body compiles to a trap there.
