@@ -195,14 +195,17 @@ def test_lesson_numbers_and_which_kernels_tie_the_fastest():
 
 
 def test_the_limits_that_05_names():
-    """05: at K = 63 the fastest kernel's instructions take longer at the issue limit than its
-    FMAs and its shared-memory reads, and no limit reaches its time; at K = 5 it sits at the copy."""
+    """05: at K = 5 and 31 the copy binds and the fastest kernel sits at it; at K = 63 its
+    instructions take longer at the issue limit than its FMAs and its shared-memory reads, and no
+    limit reaches its time."""
     lim = nsight.limits(recorded.load("h200_roofline"))
     assert list(lim) == [5, 31, 63]
     at = lim[63]
     assert at["issue"] > at["fma"] and at["issue"] > at["shared"]
     assert max(at["copy"], at["fma"], at["issue"], at["shared"]) < at["time"]
     assert lim[5]["time"] <= 1.03 * lim[5]["copy"]
+    for k in (5, 31):   # "at K = 5 and 31 the copy binds"
+        assert lim[k]["copy"] > max(lim[k]["fma"], lim[k]["issue"], lim[k]["shared"])
     assert str(nsight.limits_table(lim)).splitlines()[1].split() == [
         "K", "kernel", "time", "copy", "FMA", "instruction", "issue", "shared", "memory"]
 
