@@ -127,8 +127,8 @@ TABLE = (("gpu__time_duration.sum", Text("time µs", "시간 µs"), ".1f"),
 def table(profile: dict) -> Table:
     """A recorded Nsight Compute profile (:func:`summary`) as a table for the page: one
     column per kernel, one row per metric (``TABLE``: time, DRAM bytes and throughput, SM
-    throughput, instructions and shared-memory wavefronts in millions). A :class:`kernels.tables.Table`: ``str``
-    of it is the fixed-width text."""
+    throughput, instructions and shared-memory wavefronts in millions). A
+    :class:`kernels.tables.Table`: ``str`` of it is the fixed-width text."""
     _profile("profile", profile, tuple(metric for metric, _, _ in TABLE))
     names = [kernel.removeprefix("conv1d_") for kernel in profile]
     return Table("", ["", *names],
@@ -148,15 +148,14 @@ LIMITS = (("smsp__inst_executed.avg.pct_of_peak_sustained_elapsed",
            Text("shared memory", "공유 메모리")))
 
 
-def limits(roof: dict, ks=(5, 31, 63), n: int = 2**26) -> dict[int, dict]:
-    """What bounds the fastest kernel of each profile ``h200_ncu_2e26_k{K}``: by K, its name
-    (``"kernel"``) and, in µs, its time (ncu's) and the time its work takes at each limit: the
+def limits(roof: dict, ks=(5, 31, 63)) -> dict[int, dict]:
+    """What bounds the fastest kernel of each profile ``h200_ncu_2e26_k{K}`` (N = 2^26): by K,
+    its name (``"kernel"``) and, in µs, its time (ncu's) and the time its work takes at each limit: the
     device copy and the FMAs (from the roofline recording ``roof``, as the roofline has them),
     its instructions (``"issue"``) and its shared-memory wavefronts (``"shared"``): its duration
     times ncu's % of peak for each (:data:`LIMITS`)."""
     record("roof", roof, ("copies", "fma"))
-    n = integer("n", n, 1)
-    out = {}
+    n, out = 2**26, {}
     for k in sequence("ks", ks, "tap counts"):
         profile = summary(f"h200_ncu_2e26_k{integer('k', k, 1)}")
         kernel, m = min(profile.items(), key=lambda km: km[1]["gpu__time_duration.sum"])

@@ -15,7 +15,7 @@ import os
 import textwrap
 
 from .. import variants as V
-from ..edition import PAGE_CHARS, Text, bundle, language, listed as both_listed, of, show as say, wrap
+from ..edition import PAGE_CHARS, Text, bundle, listed as both_listed, show as say, wrap
 from .page import PREVIEW_ENV
 
 
@@ -51,9 +51,10 @@ def _interact(show, controls: dict) -> None:
     import ipywidgets as W
     W.interact(show, **controls)
 
+
 def _label(en: str, ko: str) -> str:
     """A control's label in the edition this notebook shows."""
-    return of(Text(en, ko), language())
+    return str(Text(en, ko))
 
 
 HALO_N = (1, 160)                 # small enough to draw cell by cell
@@ -100,14 +101,17 @@ def model_controls() -> dict:
         lo, hi = MODEL_CYCLES[name]
         return W.IntSlider(value=first[name], min=lo, max=hi, step=1, description=label)
 
-    c = dict(preset=W.Dropdown(options=list(presets), value=PRESET_PUZZLE, description=_label("preset", "프리셋")),
+    c = dict(preset=W.Dropdown(options=list(presets), value=PRESET_PUZZLE,
+                               description=_label("preset", "프리셋")),
              dram_latency=cycles("dram_latency", _label("tile latency", "타일 지연")),
              taps_latency=cycles("taps_latency", _label("taps latency", "탭 지연")),
              compute=cycles("compute", _label("compute", "계산")),
              tile=W.Dropdown(options=MODEL_TILES, value=256, description=_label("tile", "타일")),
              k=W.IntSlider(value=5, min=1, max=32, description="K"),
-             blocks_per_sm=W.IntSlider(value=1, min=1, max=8, description=_label("blocks / SM", "SM당 블록")),
-             bytes_per_cycle=W.Dropdown(options=MODEL_BANDWIDTH, value=None, description=_label("bandwidth", "대역폭")))
+             blocks_per_sm=W.IntSlider(value=1, min=1, max=8,
+                                       description=_label("blocks / SM", "SM당 블록")),
+             bytes_per_cycle=W.Dropdown(options=MODEL_BANDWIDTH, value=None,
+                                        description=_label("bandwidth", "대역폭")))
 
     def apply(change):
         for name, value in presets[change["new"]].items():
@@ -178,7 +182,8 @@ def convolution_controls() -> dict:
 
     def options(values):
         return [("default" if v is None else str(v), v) for v in values]
-    c = dict(variant=W.Dropdown(options=variants, value="async_halo", description=_label("variant", "변형")),
+    c = dict(variant=W.Dropdown(options=variants, value="async_halo",
+                                description=_label("variant", "변형")),
              versus=W.Dropdown(options=[("none", None), *((v, v) for v in variants)],
                                value="tiled_sync", description=_label("versus", "비교 대상")),
              n=W.SelectionSlider(options=n_choices(), value=16384, description="N"),
