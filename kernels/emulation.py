@@ -135,16 +135,19 @@ def vec4(x: np.ndarray, w: np.ndarray, tile: int, blocks: range | None = None) -
 
 def _load_span(x, k, tile, blocks=None):
     """Phase 1 of staged_sync, pipelined, bulk and warp_specialized: the tile with each halo
-    rounded up to whole 16-byte chunks (CONV_SPAN floats from tile_start - CONV_LEFT4), zeros
+    rounded up to a whole 128-byte line (CONV_SPAN floats from tile_start - CONV_LEFTL), zeros
     outside [0, n)."""
-    starts = _tile_starts(x.size, tile, blocks) - layout.left4(k)
+    starts = _tile_starts(x.size, tile, blocks) - layout.left_line(k)
     return _load(x, starts + np.arange(layout.span(tile, k)))
 
 
 def _convolve_span(x_s, w, tile):
     """Phase 4 of staged_sync, pipelined, bulk and warp_specialized: thread c reads the window
-    x_s[4c, 4c + CONV_WINDOW4) (load_window4) and makes outputs 4c .. 4c + 3 (convolve4)."""
-    v = np.lib.stride_tricks.sliding_window_view(x_s, layout.window4(w.size), axis=1)[:, :tile:4]
+    x_s[CONV_SKIP + 4c, + CONV_WINDOW4) (load_window4) and makes outputs 4c .. 4c + 3
+    (convolve4)."""
+    k = w.size
+    v = np.lib.stride_tricks.sliding_window_view(x_s[:, layout.skip(k):], layout.window4(k),
+                                                 axis=1)[:, :tile:4]
     return _convolve4(v, w)
 
 

@@ -32,9 +32,24 @@ def right4(k: int) -> int:
     return round4(k - 1 - halo(k))
 
 
+def left_line(k: int) -> int:
+    """CONV_LEFTL: the left halo rounded up to a whole 128-byte line of 32 floats."""
+    return (halo(k) + 31) // 32 * 32
+
+
+def right_line(k: int) -> int:
+    """CONV_RIGHTL: the right halo rounded up to a whole line."""
+    return (k - 1 - halo(k) + 31) // 32 * 32
+
+
 def span(tile: int, k: int) -> int:
-    """CONV_SPAN: the 16-byte variants' tile buffer, each halo rounded up to whole chunks."""
-    return left4(k) + tile + right4(k)
+    """CONV_SPAN: the staged variants' tile buffer, each halo rounded up to a whole line."""
+    return left_line(k) + tile + right_line(k)
+
+
+def skip(k: int) -> int:
+    """CONV_SKIP: where in that buffer the first thread's window starts."""
+    return left_line(k) - left4(k)
 
 
 def window4(k: int) -> int:

@@ -16,12 +16,12 @@
 
 using thread_pipeline = cuda::pipeline<cuda::thread_scope_thread>;
 
-// Phase 1, for one tile: copy x[tile*CONV_TILE - CONV_LEFT4, + CONV_SPAN) into buf, asynchronously
+// Phase 1, for one tile: copy x[tile*CONV_TILE - CONV_LEFTL, + CONV_SPAN) into buf, asynchronously
 // in 16-byte chunks; chunks that straddle an end of the vector element by element, zeros outside.
 __device__ void issue_tile(float* buf, const float* __restrict__ x, int n, int tile,
                            thread_pipeline& pipe)
 {
-    const int start = tile * CONV_TILE - CONV_LEFT4;   // global index of buf[0], a multiple of 4
+    const int start = tile * CONV_TILE - CONV_LEFTL;   // global index of buf[0], a multiple of 32
     for (int c = threadIdx.x; c < CONV_SPAN / 4; c += CONV_THREADS) {
         const int g = start + 4 * c;
         if (g >= 0 && g + 4 <= n) {
@@ -40,7 +40,7 @@ conv1d_pipelined(const float* __restrict__ x,
                  float* __restrict__ y,
                  int n)
 {
-    __shared__ __align__(16) float x_s[CONV_STAGES][CONV_SPAN];   // a ring of tile buffers
+    __shared__ __align__(128) float x_s[CONV_STAGES][CONV_SPAN];   // a ring of tile buffers
 
     const int tiles = (n + CONV_TILE - 1) / CONV_TILE;
     auto pipe = cuda::make_pipeline();   // this thread's queue: one batch of copies per tile
@@ -79,7 +79,7 @@ conv1d_pipelined(const float* __restrict__ x,
             const int i0 = tile * CONV_TILE + 4 * c;
             if (i0 >= n) break;
             float v[CONV_WINDOW4], out[4];
-            load_window4(v, &x_s[stage][4 * c]);
+            load_window4(v, &x_s[stage][CONV_SKIP + 4 * c]);
             convolve4(out, v, w_r);
             store4(y, i0, n, out);
         }

@@ -1,7 +1,7 @@
 // Control — staged_sync: pipelined.cu's staging without asynchrony, written as well as plain
 // loads allow.
 // One block per tile, one shared-memory buffer: the block loads its tile with each halo rounded
-// up to whole 16-byte chunks (CONV_SPAN floats, as pipelined and bulk do) with plain float4 loads,
+// up to whole 128-byte lines (CONV_SPAN floats, as pipelined and bulk do) with plain float4 loads,
 // each passing through a register on its way to shared memory, waits at a barrier, then computes
 // 4 outputs per thread from a window in registers (vec4.cu's and pipelined.cu's compute).
 // It answers: of what pipelined and bulk gain over tiled_sync, how much is staging 16-byte chunks
@@ -38,10 +38,10 @@ conv1d_staged_sync(const float* __restrict__ x,
                    float* __restrict__ y,
                    int n)
 {
-    __shared__ __align__(16) float x_s[CONV_SPAN];   // left halo | tile | right halo, whole chunks
+    __shared__ __align__(128) float x_s[CONV_SPAN];   // left halo | tile | right halo, whole lines
 
     const int tile_start = blockIdx.x * CONV_TILE;   // first output of this block
-    const int start = tile_start - CONV_LEFT4;       // global index of x_s[0], a multiple of 4
+    const int start = tile_start - CONV_LEFTL;       // global index of x_s[0], a multiple of 32
 
     PHASE(0);
     // Phase 1: load the span in 16-byte chunks, x -> registers -> x_s. Every load of this
@@ -74,7 +74,7 @@ conv1d_staged_sync(const float* __restrict__ x,
         const int i0 = tile_start + 4 * c;
         if (i0 >= n) break;
         float v[CONV_WINDOW4], out[4];
-        load_window4(v, &x_s[4 * c]);
+        load_window4(v, &x_s[CONV_SKIP + 4 * c]);
         convolve4(out, v, w_r);
         store4(y, i0, n, out);
     }

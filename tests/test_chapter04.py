@@ -36,14 +36,15 @@ def test_recorded_puzzle_configuration(result):
     assert recorded.one_tile_in_flight(at["async_halo"]) < needed   # below what the copy rate needs
 
 
-def test_asynchrony_cost(result):
+def test_asynchrony_neither_costs_nor_gains_at_k5(result):
+    """04: the tuned asynchronous kernels and the control tie at K = 5, within the drift."""
     at = recorded.rows_at(result)
-    cost = recorded.asynchrony_cost(result, at)
+    c = recorded.against_control(result, at)
     assert set(recorded.tuned_asynchronous(result)) == {"pipelined", "bulk", "warp_specialized"}
-    assert cost["control"] < cost["lo"] <= cost["hi"]
-    assert cost["cost"] == pytest.approx(cost["lo"] / cost["control"] - 1)
+    assert c["lo"] <= c["hi"]
+    assert all(abs(c[s] / c["control"] - 1) < recorded.RUN_TO_RUN for s in ("lo", "hi"))
     with pytest.raises(ValueError):
-        recorded.asynchrony_cost(result, {"copy": at["copy"]})
+        recorded.against_control(result, {"copy": at["copy"]})
 
 
 def test_schedule_gap(result):

@@ -87,7 +87,7 @@ def test_ncu_summary_reads_every_metric_of_every_profiled_kernel():
     for metrics in prof.values():
         assert set(metrics) == set(nsight.METRICS)
     assert prof["conv1d_async_halo"]["smsp__inst_executed.sum"] == 133_955_586   # "133,955,586"
-    assert prof["conv1d_vec4"]["gpu__time_duration.sum"] == pytest.approx(127.36)
+    assert prof["conv1d_vec4"]["gpu__time_duration.sum"] == pytest.approx(127.81)
 
 
 # --- the decisions notebook 04 prints -----------------------------------------------------------
@@ -102,8 +102,8 @@ def test_rows_at_one_size(result):
 
 
 def test_best_async_is_the_correct_async_variant_closest_to_the_copy(result):
-    assert recorded.best_async(recorded.rows_at(result, N, K)) == "warp_specialized"   # 1.06x
-    assert recorded.best_async(recorded.rows_at(result, N, LONG_K)) == "bulk"          # 1.05x
+    assert recorded.best_async(recorded.rows_at(result, N, K)) == "warp_specialized"   # 1.00x
+    assert recorded.best_async(recorded.rows_at(result, N, LONG_K)) == "bulk"          # 1.32x
     for k in (3, 5, 9, 31):
         at = recorded.rows_at(result, N, k)
         best = recorded.best_async(at)
@@ -126,11 +126,11 @@ def test_bytes_in_flight_counts_span_floats(result):
     has one tile in flight, each more stage one more."""
     sms = result["provenance"]["multiprocessors"]
     kib = [recorded.bytes_in_flight(r, sms) / 1024 for r in recorded.stage_sweep(result)]
-    # 16 blocks per SM of tile 1024 + 2 x 4 halo floats, one stage more per row; with 4 stages
-    # only 13 blocks fit in an SM's shared memory
-    assert kib == [64.5, 129.0, 193.5, 209.625]
+    # blocks per SM (16, 14, 16, 12: registers, then shared memory, limit them) x stages x tile
+    # 1024 + 2 x 32 halo floats
+    assert kib == [68.0, 119.0, 204.0, 204.0]
     row = {"k": 31, "config": {"tile": 256, "stages": 2, "grid": 132}}
-    assert recorded.bytes_in_flight(row, 132) == 2 * 4 * layout.span(256, 31) == 8 * (16 + 256 + 16)
+    assert recorded.bytes_in_flight(row, 132) == 2 * 4 * layout.span(256, 31) == 8 * (32 + 256 + 32)
     with pytest.raises(ValueError, match="needs persistent blocks"):
         recorded.bytes_in_flight({"k": 5, "config": dict(row["config"], persistent=False)}, 132)
 
@@ -181,10 +181,10 @@ def test_matched_and_tuned_agree_and_verdicts_cover_every_k():
 def test_lesson_numbers_and_which_kernels_tie_the_fastest():
     roof = recorded.load("h200_roofline")
     assert recorded.ties_fastest(roof, N, "vec4") == [1, 3, 5, 9]
-    assert recorded.ties_fastest(roof, N, "staged_sync") == [1, 3, 5, 9, 17]
+    assert recorded.ties_fastest(roof, N, "staged_sync") == [1, 3, 5, 9, 17, 63]
     assert recorded.lesson_numbers(roof, N) == {
         "vec4_up_to": "9", "sync_up_to": "17", "first_async_k": "31", "async_share": "0.55",
-        "async_fma_us": "71.0", "async_copy_us": "129.4", "tie_k": "17", "tie_share": "0.30"}
+        "async_fma_us": "71.6", "async_copy_us": "130.0", "tie_k": "17", "tie_share": "0.30"}
     slow = copy.deepcopy(roof)   # vec4 no longer ties the fastest at K = 1: no prefix is left
     for r in slow["rows"]:
         if r["name"] == "vec4" and r["n"] == N and r["k"] == 1:
@@ -212,11 +212,11 @@ def test_the_limits_that_05_names():
 
 def test_ncu_sync_vs_async_gives_two_time_ranges_and_the_instructions():
     got = nsight.sync_vs_async(nsight.summary())
-    assert got["sync_us"] == "125.2-127.4" and got["async_us"] == "132.2-133.2"
-    assert got["inst"] == {"vec4": "41.4M", "staged_sync": "41.0M", "pipelined": "51.3M",
-                           "bulk": "73.3M", "warp_specialized": "49.1M"}
+    assert got["sync_us"] == "127.8" and got["async_us"] == "126.0-127.5"
+    assert got["inst"] == {"vec4": "41.4M", "staged_sync": "41.0M", "pipelined": "51.6M",
+                           "bulk": "72.9M", "warp_specialized": "49.2M"}
     one = nsight.sync_vs_async(nsight.summary(), ["vec4"], ["bulk"])
-    assert one["sync_us"] == "127.4" and set(one["inst"]) == {"vec4", "bulk"}
+    assert one["sync_us"] == "127.8" and set(one["inst"]) == {"vec4", "bulk"}
 
 
 def test_the_two_one_output_kernels_at_many_taps():
@@ -227,9 +227,8 @@ def test_the_two_one_output_kernels_at_many_taps():
 
 def test_verdict_summary_gives_the_answers_numbers():
     said = recorded.verdict_summary(recorded.load("h200_roofline"), N)
-    assert said == {"sync_ks": "3, 5 and 9", "sync_range": "1.05x", "tie_ks": "1 and 17",
-                    "async_ks": "31 and 63", "first_async_k": "31", "async_k31": "1.11x",
-                    "async_k63": "1.05x"}
+    assert said == {"tie_ks": "1, 3, 5, 9, 17 and 63", "async_ks": "31", "first_async_k": "31",
+                    "async_k31": "1.08x"}
 
 
 def test_the_tables_show_as_html_tables_with_the_same_cells(result):
@@ -253,31 +252,32 @@ def test_the_tables_show_as_html_tables_with_the_same_cells(result):
 
 def test_the_producer_warp_runs_one_copy_tuned_and_ties_with_a_ring():
     """05: tuned, warp_specialized runs one stage, one tile per block; in the tuning's
-    persistent runs with 1, 2 or 4 stages it ties bulk."""
+    persistent runs with 1, 2 or 4 stages it ties bulk, but for two rings where it is faster."""
     roof = recorded.load("h200_roofline")
     assert recorded.tuned_one_tile(roof, N) == [1, 3, 5, 9, 17, 31]
-    for k in (5, 31):
+    for k in (1, 3, 5, 9, 17, 31, 63):
         ring = recorded.ring_best(roof, N, k)
         assert sorted(ring) == [1, 2, 4]
-        for ws, bulk in ring.values():
+        for stages, (ws, bulk) in ring.items():
             assert (ws["name"], bulk["name"]) == ("warp_specialized", "bulk")
             assert ws["config"]["persistent"] and bulk["config"]["persistent"]
-            assert recorded.tie(ws, bulk), (k, ws["median_us"], bulk["median_us"])
+            faster = (k, stages) in ((17, 2), (63, 4))
+            assert recorded.tie(ws, bulk) != faster, (k, stages, ws["median_us"], bulk["median_us"])
+            assert not faster or ws["median_us"] < bulk["median_us"]
     with pytest.raises(ValueError, match="no vec4 row"):
         recorded.ring_best(roof, N, 127, "vec4")
 
 
 def test_what_the_roofline_section_says_of_asynchrony_against_the_control():
-    """Notebook 05, against a control whose loads are all in flight before its stores: the
-    synchronous kernel ahead from K = 3 to 9, ties at K = 1 and 17, the asynchronous kernels
-    ahead only with many taps (K = 31, 63), in the control's own configuration as well as each
-    tuned."""
+    """Notebook 05, against a control whose loads are all in flight before its stores: a tie at
+    every K but 31, where the asynchronous kernels are ahead, in the control's own configuration
+    as well as each tuned."""
     roof = recorded.load("h200_roofline")
-    expected = {1: "tie", 3: "sync", 5: "sync", 9: "sync", 17: "tie", 31: "async", 63: "async"}
+    expected = {1: "tie", 3: "tie", 5: "tie", 9: "tie", 17: "tie", 31: "async", 63: "tie"}
     for k, winner in expected.items():
         tuned, matched = (recorded.async_vs_sync(roof, N, k, matched=m) for m in (False, True))
         assert tuned.winner == matched.winner == winner, k
         assert matched.async_row["config"]["tile"] == matched.control_row["config"]["tile"]
         assert matched.async_row["config"]["threads"] == matched.control_row["config"]["threads"]
         assert not matched.async_row["config"]["persistent"]
-    assert recorded.async_vs_sync(roof, N, 31, matched=True).speedup > 1.1
+    assert recorded.async_vs_sync(roof, N, 31, matched=True).speedup > 1 + recorded.RUN_TO_RUN

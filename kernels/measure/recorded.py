@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import layout, variants as V
-from ..edition import Text, listed as both_listed, of, ratio_range, times
+from ..edition import Text, listed as both_listed, of, times
 from ..files import read_json
 from ..geometry import valid_tile
 from ..tables import Table
@@ -379,7 +379,7 @@ def bytes_in_flight(row: dict, multiprocessors: int) -> float:
     """Bytes of input one SM has requested but not yet consumed while its blocks wait for a
     tile, for persistent blocks (all resident at once): blocks per SM x stages (the tile waited
     for and the ``stages - 1`` requested after it) x bytes per tile buffer (``layout.span``
-    floats: the tile and its halos in whole 16-byte chunks)."""
+    floats: the tile and its halos in whole 128-byte lines)."""
     record("row", row, ("config", "k"))
     c = record("row['config']", row["config"], ("grid", "stages", "tile"))
     multiprocessors = integer("multiprocessors", multiprocessors, 1)
@@ -511,26 +511,17 @@ def ring_best(rec: dict, n: int, k: int, a: str = "warp_specialized",
 
 def verdict_summary(rec: dict, n: int = 2**26) -> dict[str, str]:
     """The roofline answer's numbers, as text for the page: the K where the synchronous control
-    wins (``sync_ks``) and by how much (``sync_range``), where they tie (``tie_ks``), where the
-    asynchronous kernels win (``async_ks``, ``first_async_k``) and by how much at each
-    (``async_kK``)."""
+    and the asynchronous kernels tie (``tie_ks``), where the asynchronous kernels win
+    (``async_ks``, ``first_async_k``) and by how much at each (``async_kK``)."""
     v = verdicts(rec, n)
 
     def ks(which):
         return [k for k in v if v[k].winner == which]
 
-    none = Text("none", "없음")
-
-    def spread(taps):
-        if not taps:
-            return none
-        return ratio_range(min(v[k].speedup for k in taps), max(v[k].speedup for k in taps))
-
     def named(taps):   # "3, 5 and 9" ("3, 5, 9"): the glue keeps its quotes, not a tuple
-        return both_listed(taps) if taps else none
-    out = {"sync_ks": named(ks("sync")), "sync_range": spread(ks("sync")),
-           "tie_ks": named(ks("tie")), "async_ks": named(ks("async")),
-           "first_async_k": str(min(ks("async"))) if ks("async") else none}
+        return both_listed(taps) if taps else Text("none", "없음")
+    out = {"tie_ks": named(ks("tie")), "async_ks": named(ks("async")),
+           "first_async_k": str(min(ks("async"))) if ks("async") else Text("none", "없음")}
     for k in ks("async"):
         out[f"async_k{k}"] = times(v[k].speedup)
     return out
@@ -587,7 +578,7 @@ def one_tile_in_flight(row: dict) -> float:
     """Bytes of input one SM has requested while its blocks wait, for a kernel that copies one
     tile and its halos (tile + K - 1 floats, 4 bytes each) per block and waits for it: blocks
     resident per SM x that tile's bytes (the one-output kernels' buffer; :func:`bytes_in_flight`
-    counts the staged kernels' ring, whose buffers are whole 16-byte chunks)."""
+    counts the staged kernels' ring, whose buffers are whole 128-byte lines)."""
     c = row["config"]
     return c["blocks_per_sm"] * (c["tile"] + row["k"] - 1) * 4
 
@@ -597,15 +588,13 @@ def tuned_asynchronous(result: dict) -> tuple[str, ...]:
     return tuple(v for v in V.names(asynchronous=True) if v in result["configs"])
 
 
-def asynchrony_cost(result: dict, rows: dict[str, dict], control: str = "staged_sync") -> dict:
+def against_control(result: dict, rows: dict[str, dict], control: str = "staged_sync") -> dict:
     """The control's time over the copy time beside the fastest and slowest tuned asynchronous
-    variant's (``"control"``, ``"lo"``, ``"hi"``), and ``"cost"``: how much longer, at least,
-    an asynchronous kernel took than the control (a fraction)."""
+    variant's (``"control"``, ``"lo"``, ``"hi"``)."""
     ratios = [rows[v]["ratio"] for v in tuned_asynchronous(result) if v in rows]
     if not ratios or control not in rows:
         raise ValueError("the rows hold no tuned asynchronous variant or no control")
-    return {"control": rows[control]["ratio"], "lo": min(ratios), "hi": max(ratios),
-            "cost": min(ratios) / rows[control]["ratio"] - 1}
+    return {"control": rows[control]["ratio"], "lo": min(ratios), "hi": max(ratios)}
 
 
 def schedule_gap(result: dict) -> dict[str, dict]:

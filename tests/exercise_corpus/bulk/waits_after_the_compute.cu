@@ -21,7 +21,7 @@ using block_barrier = cuda::barrier<cuda::thread_scope_block>;
 __device__ void issue_tile(float* buf, const float* __restrict__ x, int n, int tile,
                            block_barrier& bar)
 {
-    const int start = tile * CONV_TILE - CONV_LEFT4;   // global index of buf[0], a multiple of 4
+    const int start = tile * CONV_TILE - CONV_LEFTL;   // global index of buf[0], a multiple of 32
     int lo = max(start, 0);                             // [lo, hi): what the bulk copy moves
     int hi = min(start + CONV_SPAN, n / 4 * 4);
     if (hi <= lo) lo = hi = start;
@@ -75,7 +75,7 @@ conv1d_bulk(const float* __restrict__ x,
             const int i0 = tile * CONV_TILE + 4 * c;
             if (i0 >= n) break;
             float v[CONV_WINDOW4], out[4];
-            load_window4(v, &x_s[stage][4 * c]);
+            load_window4(v, &x_s[stage][CONV_SKIP + 4 * c]);
             convolve4(out, v, w_r);
             store4(y, i0, n, out);
         }

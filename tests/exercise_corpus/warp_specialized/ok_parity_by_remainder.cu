@@ -76,7 +76,7 @@ __device__ __forceinline__ void bulk_copy(float* dst, const float* src, unsigned
 __device__ void fill(float* buf, const float* __restrict__ x, int n, int tile,
                      unsigned long long* full, int lane)
 {
-    const int start = tile * CONV_TILE - CONV_LEFT4;   // global index of buf[0], a multiple of 4
+    const int start = tile * CONV_TILE - CONV_LEFTL;   // global index of buf[0], a multiple of 32
     int lo = max(start, 0);                             // [lo, hi): what the bulk copy moves
     int hi = min(start + CONV_SPAN, n / 4 * 4);
     if (hi <= lo) lo = hi = start;
@@ -145,7 +145,7 @@ conv1d_warp_specialized(const float* __restrict__ x,
             const int i0 = tile * CONV_TILE + 4 * c;
             if (i0 >= n) break;
             float v[CONV_WINDOW4], out[4];
-            load_window4(v, &x_s[s][4 * c]);
+            load_window4(v, &x_s[s][CONV_SKIP + 4 * c]);
             convolve4(out, v, w_r);
             store4(y, i0, n, out);
         }
