@@ -44,7 +44,8 @@ constexpr int CONV_OUTS_UNROLL = CONV_UNROLL(CONV_OUTS);
 // The staged variants' tile buffer has each halo rounded up to a whole 128-byte line of 32 floats
 // (tiles are multiples of 32 floats), so that every copy reads whole lines:
 // x_s[j] holds x[tile_start - CONV_LEFTL + j]. (Rounded only to chunks, the span starts 16 bytes
-// before a line at K = 5, and the asynchronous copies ran 6% slower on an H200.)
+// before a line at K = 5; in an A/B run on an H200, 2026-12-04, the asynchronous copies then took
+// 6% longer; the plain loads did not.)
 #define CONV_LEFTL  ((CONV_HALO + 31) / 32 * 32)
 #define CONV_RIGHTL ((CONV_K - 1 - CONV_HALO + 31) / 32 * 32)
 #define CONV_SPAN   (CONV_LEFTL + CONV_TILE + CONV_RIGHTL)
