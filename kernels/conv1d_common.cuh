@@ -41,9 +41,9 @@ constexpr int CONV_OUTS_UNROLL = CONV_UNROLL(CONV_OUTS);
 #define CONV_LEFT4  ((CONV_HALO + 3) / 4 * 4)
 #define CONV_RIGHT4 ((CONV_K - 1 - CONV_HALO + 3) / 4 * 4)
 
-// The staged variants' tile buffer has each halo rounded up to a whole 128-byte line of 32 floats
-// (tiles are multiples of 32 floats), so that every copy reads whole lines:
-// x_s[j] holds x[tile_start - CONV_LEFTL + j]. (Rounded only to chunks, the span starts 16 bytes
+// The tile buffer of staged_sync, pipelined, bulk and warp_specialized has each halo rounded up to
+// a whole 128-byte line of 32 floats (tiles are multiples of 32 floats), so that every copy reads
+// whole lines: x_s[j] holds x[tile_start - CONV_LEFTL + j]. (Rounded only to chunks, the span starts 16 bytes
 // before a line at K = 5; in an A/B run on an H200, 2026-12-04, the asynchronous copies then took
 // 6% longer; the plain loads did not.)
 #define CONV_LEFTL  ((CONV_HALO + 31) / 32 * 32)

@@ -281,9 +281,3 @@ def test_what_the_roofline_section_says_of_asynchrony_against_the_control():
         assert matched.async_row["config"]["threads"] == matched.control_row["config"]["threads"]
         assert not matched.async_row["config"]["persistent"]
     assert recorded.async_vs_sync(roof, N, 31, matched=True).speedup > 1 + recorded.RUN_TO_RUN
-    for k in (31, 63):   # held to tile 1024, asynchrony pays more than tuned
-        held = recorded.async_vs_sync(roof, N, k, tile=1024)
-        assert held.winner == "async" and held.speedup > recorded.async_vs_sync(roof, N, k).speedup
-        assert {r["config"]["tile"] for r in (held.async_row, held.control_row)} == {1024}
-    with pytest.raises(ValueError, match="not both"):
-        recorded.async_vs_sync(roof, N, 31, matched=True, tile=1024)

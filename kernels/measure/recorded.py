@@ -269,21 +269,13 @@ def _same_config(row: dict, tile: int, threads: int) -> dict | None:
     return None
 
 
-def _best_at_tile(row: dict, tile: int) -> dict | None:
-    """Of a roofline row's tuning (``tried``), the fastest configuration with ``tile``, as a
-    timed row; None if none was tried."""
-    tried = [t for t in row.get("tried", []) if t["config"]["tile"] == tile]
-    return dict(min(tried, key=lambda t: t["median_us"]), name=row["name"]) if tried else None
-
-
 def async_vs_sync(rec: dict, n: int, k: int, control: str = "staged_sync",
-                  matched: bool = False, tile: int | None = None) -> Verdict:
+                  matched: bool = False) -> Verdict:
     """At ``n`` outputs and ``k`` taps: the fastest correct asynchronous variant against the
     synchronous ``control``; which is faster, or "tie" (:func:`tie`), and by how much (slower
     median over faster). ``matched``: each asynchronous variant in the control's own
     configuration (its tile, one block per tile, one stage), so that only the copy differs;
-    ``tile``: every kernel at its fastest with that tile; otherwise each in its tuned
-    configuration."""
+    otherwise each in its tuned configuration."""
     control = V.get(control).name
     if V.get(control).asynchronous:
         raise ValueError(f"control must be a synchronous variant, not {control} "
@@ -295,15 +287,6 @@ def async_vs_sync(rec: dict, n: int, k: int, control: str = "staged_sync",
     c = at[control]
     candidates = {v: at[v] for v in V.names(asynchronous=True, correct=True) if v in at}
     how = ""
-    if tile is not None:
-        if matched:
-            raise ValueError("give matched or tile, not both")
-        tile, c = valid_tile(tile), _best_at_tile(c, tile)
-        if c is None:
-            raise ValueError(f"the recording never tried {control} with tile {tile} at K = {k}")
-        candidates = {v: r for v, r in ((v, _best_at_tile(r, tile))
-                                        for v, r in candidates.items()) if r is not None}
-        how = Text(f"tile {tile}", f"타일 {tile}")
     if matched:
         tile, threads = c["config"]["tile"], c["config"]["threads"]
         candidates = {v: r for v, r in ((v, _same_config(r, tile, threads))
