@@ -103,13 +103,25 @@ def test_a_compile_error_is_shown_on_the_learners_line(no_gpu):
     assert re.match(r"NOT YET: it does not compile, line \d+: `if \(g >= 0", verdict)
 
 
+def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
+    """NVRTC has no host headers: <stdio.h> gets a sentence saying so, not "cannot open source
+    file"; a missing ; is reported on the line after it, and the verdict says so."""
+    stdio = check.report(SOLUTION.replace("#include <cuda/pipeline>",
+                                          "#include <cuda/pipeline>\n#include <stdio.h>"))
+    both(stdio, "NOT YET: line 7, `#include <stdio.h>`: no such header here.")
+    bad = SOLUTION.replace("pipe.consumer_wait();", "pipe.consumer_wait()")
+    line = bad.split("\n").index("    pipe.consumer_wait()") + 2
+    both(check.report(bad), f"NOT YET: it does not compile, line {line} or the line before: ",
+         f"아직 통과 못 함: 컴파일되지 않습니다. {line}번째 줄 또는 그 앞 줄")
+
+
 def test_only_the_common_header_and_libcu_can_be_included(no_gpu):
     verdict = check.report(SOLUTION.replace("#include <cuda/pipeline>",
                                             "#include <cuda/pipeline>\n#include <async_halo.cu>"))
-    assert 'cannot open source file "async_halo.cu"' in verdict
+    assert "`#include <async_halo.cu>`: no such header here" in verdict
     options = build.LearnerBuild(256, 5, 256, "sm_80").options()
     includes = [o for o in options if o.startswith("-I")]
-    assert includes[0] == f"-I{build.INCLUDE}" and len(includes) == 2
+    assert includes[0] == f"-I{build.private_include()}" and len(includes) == 2
     assert sorted(p.name for p in build.private_include().iterdir()) == ["conv1d_common.cuh"]
 
 

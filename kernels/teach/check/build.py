@@ -5,6 +5,7 @@ options. ``python -m kernels.teach.check.build JOB`` is the child."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -16,17 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ... import compile as C
+from ...edition import Text, of
 from .exercises import Exercise, NotYet
 from .source import HEADER
 
 COMPILE_LIMIT_S = 30
 CACHE = C.CACHE_DIR / "exercise"
-INCLUDE = CACHE / "include"   # the common header, alone
 
 
 @dataclass(frozen=True)
 class LearnerBuild(C.Build):
-    """A build whose include path is :data:`INCLUDE` and libcu++, nothing else: the
+    """A build whose include path is :func:`private_include` and libcu++, nothing else: the
     solutions are out of reach. ``lines`` adds the source lines to the PTX (``.loc``)."""
 
     lines: bool = False
@@ -34,20 +35,23 @@ class LearnerBuild(C.Build):
     def options(self) -> list[str]:
         libcudacxx = [d for d in C.include_dirs() if Path(d) != C.KERNEL_DIR]
         return ([o for o in super().options() if not o.startswith("-I")]
-                + [f"-I{d}" for d in (INCLUDE, *libcudacxx)]
+                + [f"-I{d}" for d in (private_include(), *libcudacxx)]
                 + (["--generate-line-info"] if self.lines else []))
 
 
 def private_include() -> Path:
-    """:data:`INCLUDE`, holding the common header as it is now."""
+    """A folder that holds the common header as it is now, alone: one for each version of the
+    header, named by its hash, so that two checkouts (or a header edited mid-run) never compile
+    against each other's."""
     header = (C.KERNEL_DIR / HEADER).read_bytes()
-    target = INCLUDE / HEADER
-    if not target.exists() or target.read_bytes() != header:
-        INCLUDE.mkdir(parents=True, exist_ok=True)
+    folder = CACHE / "include" / hashlib.sha256(header).hexdigest()[:16]
+    target = folder / HEADER
+    if not target.exists():
+        folder.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f"{HEADER}.{os.getpid()}.tmp")
         tmp.write_bytes(header)
         tmp.replace(target)
-    return INCLUDE
+    return folder
 
 
 def child_env() -> dict[str, str]:
@@ -57,7 +61,7 @@ def child_env() -> dict[str, str]:
 
 
 def run_child(args: list[str], limit: float) -> subprocess.CompletedProcess | None:
-    """``python -m`` ``args`` in :data:`INCLUDE`, in a session of its own; None if it ran past
+    """``python -m`` ``args`` in :func:`private_include`, in a session of its own; None if it ran past
     ``limit`` seconds (then it and its children are killed)."""
     process = subprocess.Popen([sys.executable, "-m", *args], cwd=private_include(),
                                env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -108,8 +112,19 @@ def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
     log = json.loads(out.with_suffix(".json").read_text())["log"]
     if log is not None:
         line, code, what = first_error(log, src, ex.kernel)
-        raise NotYet(f"it does not compile, line {line}: `{code}`: {what}. Fix that line.",
-                     f"컴파일되지 않습니다. {line}번째 줄 `{code}`: {what}. 그 줄을 고치세요.")
+        if what.startswith("cannot open source file"):
+            raise NotYet(f"line {line}, `{code}`: no such header here. The check compiles with "
+                         "NVRTC, which has CUDA's device headers but none of the host's, such "
+                         "as <stdio.h> (printf in device code needs none). Remove that line.",
+                         f"{line}번째 줄 `{code}`: 여기에는 없는 헤더입니다. 검사는 NVRTC로 "
+                         "컴파일하는데, NVRTC에는 CUDA 디바이스 헤더만 있고 <stdio.h> 같은 호스트 "
+                         "헤더는 없습니다(디바이스 코드의 printf에는 헤더가 필요 없습니다). 그 줄을 "
+                         "지우세요.")
+        where = Text(f"line {line}", f"{line}번째 줄")
+        if 'expected a ";"' in what:   # NVRTC reports a missing ; on the line after it
+            where = Text(f"line {line} or the line before", f"{line}번째 줄 또는 그 앞 줄")
+        raise NotYet(f"it does not compile, {of(where, 'en')}: `{code}`: {what}. Fix that line.",
+                     f"컴파일되지 않습니다. {of(where, 'ko')} `{code}`: {what}. 그 줄을 고치세요.")
     return out.with_suffix(".ptx").read_text()
 
 

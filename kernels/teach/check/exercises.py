@@ -68,7 +68,7 @@ EXERCISES = {ex.key: ex for ex in (
         hint=Text("Does every thread wait for its copies (pipe.consumer_wait()) and then call "
                   "__syncthreads() before Phase 4 reads the tile?",
                   "4단계가 타일을 읽기 전에, 모든 스레드가 자기 복사를 기다리고"
-                  "(pipe.consumer_wait()) 이어서 __syncthreads()를 부르는지 보세요.")),
+                  "(pipe.consumer_wait()) 이어서 __syncthreads()를 호출하는지 보세요.")),
     Exercise(
         "double_buffer", "conv1d_double_buffer", KERNEL_DIR / "exercises" / "double_buffer.cu",
         KERNEL_DIR / "exercises" / "double_buffer_skeleton.cu", 80,
@@ -86,8 +86,8 @@ EXERCISES = {ex.key: ex for ex in (
                   "and call __syncthreads() again before a buffer is refilled.",
                   "대기 지점에서 이 타일의 배치가 다 도착해 있나요? 매 라운드, 다음 타일을 발행한 뒤 "
                   "배치를 하나 커밋하세요(다음 타일이 없으면 빈 배치). 그다음 가장 최근 배치만 빼고 "
-                  "기다리고(pipe.consumer_wait() 또는 wait_prior<1>), __syncthreads()를 부르세요. "
-                  "버퍼를 다시 채우기 전에도 __syncthreads()를 한 번 더 부르세요.")),
+                  "기다리고(pipe.consumer_wait() 또는 wait_prior<1>), __syncthreads()를 호출하세요. "
+                  "버퍼를 다시 채우기 전에도 __syncthreads()를 한 번 더 호출하세요.")),
     Exercise(
         "bulk", "conv1d_bulk", KERNEL_DIR / "bulk.cu",
         KERNEL_DIR / "exercises" / "bulk_skeleton.cu", 90,

@@ -108,13 +108,13 @@ def _pipeline(code: list[Instruction], ex: Exercise) -> None:
         raise NotYet(f"the copies{en} are never committed: a wait waits only for committed "
                      "batches. Call pipe.producer_commit() after issuing them.",
                      f"복사{ko}가 한 번도 커밋되지 않습니다. 대기는 커밋된 배치만 기다립니다. 복사를 "
-                     "발행한 뒤 pipe.producer_commit()을 부르세요.")
+                     "발행한 뒤 pipe.producer_commit()을 호출하세요.")
     waits = _find(code, WAIT_GROUP)
     if not waits and not _find(code, MB_WAIT):
         raise NotYet("no wait: Phase 4 may read the tile before its copies land. Call "
                      "pipe.consumer_wait() before the compute.",
                      "대기가 없습니다. 복사가 도착하기 전에 4단계가 타일을 읽을 수 있습니다. 계산 "
-                     "전에 pipe.consumer_wait()를 부르세요.")
+                     "전에 pipe.consumer_wait()를 호출하세요.")
     if not waits:
         return   # the copies complete on a cuda::barrier: its wait is the block's barrier
     allowed = 1 if ex.key == "double_buffer" else 0
@@ -150,7 +150,7 @@ def _pipeline(code: list[Instruction], ex: Exercise) -> None:
                      "after pipe.consumer_wait().",
                      f"대기{ko} 뒤에 __syncthreads()가 없습니다. 각 스레드는 자기 복사만 기다리는데, "
                      "계산은 다른 스레드가 복사한 셀도 읽습니다. pipe.consumer_wait() 뒤에 "
-                     "__syncthreads()를 부르세요.")
+                     "__syncthreads()를 호출하세요.")
 
 
 def _bulk(code: list[Instruction], ex: Exercise) -> None:
@@ -161,7 +161,7 @@ def _bulk(code: list[Instruction], ex: Exercise) -> None:
         raise NotYet("no barrier is initialised: thread 0 must call init(&bar[s], CONV_THREADS) "
                      "for every stage before __syncthreads().",
                      "초기화되는 배리어가 없습니다. __syncthreads() 전에 스레드 0이 스테이지마다 "
-                     "init(&bar[s], CONV_THREADS)를 불러야 합니다.")
+                     "init(&bar[s], CONV_THREADS)를 호출해야 합니다.")
     _fenced(code, inits)
     bulk = _find(code, BULK)
     if not bulk:
@@ -200,7 +200,7 @@ def _fenced(code: list[Instruction], inits: list[int]) -> None:
                      f"배리어 초기화{ko} 뒤에 펜스가 없습니다. 복사 엔진에는 배리어가 아직 초기화되지 "
                      "않은 것으로 보일 수 있습니다. 초기화 뒤, __syncthreads() 전에 스레드 0이 "
                      "cuda::device::experimental::fence_proxy_async_shared_cta()(또는 asm "
-                     "volatile(\"fence.proxy.async.shared::cta;\"))를 부르세요.")
+                     "volatile(\"fence.proxy.async.shared::cta;\"))를 호출하세요.")
 
 
 def _handoff(code: list[Instruction], ex: Exercise) -> None:
