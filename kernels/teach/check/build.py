@@ -61,8 +61,8 @@ def child_env() -> dict[str, str]:
 
 
 def run_child(args: list[str], limit: float) -> subprocess.CompletedProcess | None:
-    """``python -m`` ``args`` in :func:`private_include`, in a session of its own; None if it ran past
-    ``limit`` seconds (then it and its children are killed)."""
+    """``python -m`` ``args`` in :func:`private_include`, in a session of its own; None if it
+    ran past ``limit`` seconds (then it and its children are killed)."""
     process = subprocess.Popen([sys.executable, "-m", *args], cwd=private_include(),
                                env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
