@@ -63,8 +63,8 @@ def test_each_skeleton_is_posed_in_its_notebook_and_checked_there(name):
 @pytest.mark.parametrize("name", sorted(check.EXERCISES))
 def test_each_solution_passes_the_static_checks(name, no_gpu):
     both(check.report(check.solution(name), name),
-         "COMPILES, NOT RUN: the static checks (copies, commits, waits, barriers, fences) find "
-         "nothing wrong; the indices, parities, counts and zeros only a run judges",
+         "COMPILES, NOT RUN: the static checks (copies, commits, waits, a barrier after each "
+         "wait, fences) find nothing missing; whether the indices",
          "컴파일됨, 실행 안 함:")
 
 
@@ -113,8 +113,9 @@ def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
     both(stdio, "NOT YET: line 7, `#include <stdio.h>`: no such header here.")
     bad = SOLUTION.replace("pipe.consumer_wait();", "pipe.consumer_wait()")
     line = bad.split("\n").index("    pipe.consumer_wait()") + 2
-    both(check.report(bad), f"NOT YET: it does not compile, line {line} or the line before: ",
-         f"아직 통과 못 함: 컴파일되지 않습니다. {line}번째 줄 또는 그 앞 줄")
+    verdict = check.report(bad)
+    both(verdict, f"NOT YET: it does not compile, line {line}: ", "아직 통과 못 함: 컴파일되지 않습니다.")
+    assert verdict.en.endswith(f"check the end of line {line - 1} too.")
 
 
 def test_only_the_common_header_and_libcu_can_be_included(no_gpu):

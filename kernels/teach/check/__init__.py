@@ -91,12 +91,15 @@ def _verdict(src, name: str) -> Text:
 
 
 def _not_run(here: tuple[str, str], where: tuple[str, str]) -> Text:
-    return Text(f"COMPILES, NOT RUN: the static checks (copies, commits, waits, barriers, fences) "
-                f"find nothing wrong; the indices, parities, counts and zeros only a run judges, "
-                f"and {here[0]}. Open this notebook in Colab on {where[0]} to finish the check.",
-                f"컴파일됨, 실행 안 함: 정적 검사(복사, 커밋, 대기, 배리어, 펜스)에서는 잘못된 곳을 "
-                f"찾지 못했습니다. 인덱스, 패리티, 개수, 0 채우기는 실행해야만 판정할 수 있는데, "
-                f"{here[1]}. 이 노트북을 Colab의 {where[1]}에서 열어 검사를 마치세요.")
+    return Text(f"COMPILES, NOT RUN: the static checks (copies, commits, waits, a barrier after "
+                f"each wait, fences) find nothing missing; whether the indices, the halo's zeros "
+                f"and the barrier counts and phases are right, and whether a race is left, only a "
+                f"run can tell, and {here[0]}. Open this notebook in Colab on {where[0]} to "
+                "finish the check.",
+                f"컴파일됨, 실행 안 함: 정적 검사(복사, 커밋, 대기, 대기 뒤의 배리어, 펜스)에서는 빠진 "
+                f"것을 찾지 못했습니다. 인덱스와 헤일로의 0, 배리어의 개수와 페이즈가 맞는지, 경쟁 "
+                f"상태가 남았는지는 실행해야만 알 수 있는데, {here[1]}. 이 노트북을 Colab의 "
+                f"{where[1]}에서 열어 검사를 마치세요.")
 
 
 def report(src, name: str = "async_halo") -> Text:

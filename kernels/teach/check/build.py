@@ -120,11 +120,13 @@ def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
                          "컴파일하는데, NVRTC에는 CUDA 디바이스 헤더만 있고 <stdio.h> 같은 호스트 "
                          "헤더는 없습니다(디바이스 코드의 printf에는 헤더가 필요 없습니다). 그 줄을 "
                          "지우세요.")
-        where = Text(f"line {line}", f"{line}번째 줄")
-        if 'expected a ";"' in what:   # NVRTC reports a missing ; on the line after it
-            where = Text(f"line {line} or the line before", f"{line}번째 줄 또는 그 앞 줄")
-        raise NotYet(f"it does not compile, {of(where, 'en')}: `{code}`: {what}. Fix that line.",
-                     f"컴파일되지 않습니다. {of(where, 'ko')} `{code}`: {what}. 그 줄을 고치세요.")
+        fix = Text("Fix that line.", "그 줄을 고치세요.")
+        if 'expected a ";"' in what and isinstance(line, int) and line > 1:
+            fix = Text(f"NVRTC reports a missing ; on the next line: check the end of line "
+                       f"{line - 1} too.", f"NVRTC는 빠진 ;를 다음 줄에서 알리므로 {line - 1}번째 "
+                       "줄 끝도 확인하세요.")
+        raise NotYet(f"it does not compile, line {line}: `{code}`: {what}. {of(fix, 'en')}",
+                     f"컴파일되지 않습니다. {line}번째 줄 `{code}`: {what}. {of(fix, 'ko')}")
     return out.with_suffix(".ptx").read_text()
 
 
