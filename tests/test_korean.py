@@ -1,4 +1,4 @@
-"""The Korean edition (ko/, issue 15): notebooks generated from the English ones whose code cells
+"""The Korean edition (ko/): notebooks generated from the English ones whose code cells
 are the English cells exactly, translations complete and current, the MyST of every page and
 cell kept (directives, roles, math, code, links, numbers), the glossary's terms, and a
 configuration that matches the English one. The built editions are tested in test_book.py."""
@@ -332,7 +332,7 @@ def test_glossary_gives_the_english_beside_every_term_and_follows_the_seed():
     rows = glossary()
     assert len(rows) >= 40 and all(ko and en for ko, en, *_ in rows)
     terms = {ko: en for ko, en, *_ in rows}
-    # the seed's (../shared/seed/puzzle_28_ko.txt) usage, and the book's own choices (issue 15)
+    # the seed's usage (Puzzle 28's Korean edition), and the book's own choices
     for ko, en in {"헤일로 영역, 헤일로": "halo region", "타일": "tile", "공유 메모리": "shared memory",
                    "비동기 메모리 연산": "asynchronous memory operation", "지연 시간": "latency",
                    "대역폭": "bandwidth", "탭": "taps", "커널": "kernel", "교차 상관": "cross-correlation",
@@ -348,10 +348,17 @@ def test_the_prose_uses_the_glossarys_terms():
         assert not used, f"{where} uses {used}: the glossary (ko/book/glossary.md) says otherwise"
 
 
-# --- the style of issue 24 (/work/notes/ko_style.md): punctuation, spacing, the decided forms ----
+# --- the house style: punctuation, spacing, particles, the decided forms ---------------------
 
 HIDDEN = "‹›"          # what stands in for code and math: neither a digit, Hangul nor a space
+# Every Hangul syllable with a final consonant (받침): the 27 after each syllable without one.
+FINAL = "".join(f"{chr(b + 1)}-{chr(b + 27)}" for b in range(0xAC00, 0xD7A4, 28))
+
 STYLE = [
+    (re.compile(r"(?<![*\w])\*(?!\*)[^*\n]*[가-힣][^*\n]*?\*(?!\*)"),
+     "italics on Hangul, which Hangul fonts do not have: **bold** or plain"),
+    (re.compile(f"(?![는한은던])[{FINAL}](?:가|를|와)(?=[\\s,.)])"),
+     "가, 를, 와 after a final consonant: 이, 을, 과 (반납이, 반납을, 반납과)"),
     (re.compile(r"[가-힣][)\]'\"’”]*[ \t]*;"),
      "a semicolon after Korean: end the sentence (…합니다.) or restructure"),
     (re.compile(r"(?:다|요):"),
@@ -397,9 +404,10 @@ def style_problems(text):
 
 @pytest.mark.parametrize("where, en, ko, kind", TRANSLATED, ids=[t[0] for t in TRANSLATED])
 def test_korean_style_follows_the_editors_decisions(where, en, ko, kind):
-    """Issue 24's decisions (/work/notes/ko_style.md) in every translated cell and page, outside
-    code and math: no semicolon after Korean, no colon straight after a sentence, % and Korean
-    counters attached to their numerals, -세요 not -십시오, and none of the forms replaced."""
+    """The editors' decisions in every translated cell and page, outside code and math: no
+    semicolon after Korean, no colon straight after a sentence, % and Korean counters attached
+    to their numerals, -세요 not -십시오, no italics on Hangul, 이/을/과 after a final consonant,
+    and none of the forms replaced."""
     problems = style_problems(ko)
     assert not problems, f"{where}: {len(problems)} style problem(s):\n" + "\n".join(
         f"  {why}: «{snippet}»" for why, snippet in problems)
@@ -416,6 +424,9 @@ def test_korean_style_follows_the_editors_decisions(where, en, ko, kind):
     ("`a; b`와 `x: y`", False), ("$K = 5$ %", False), ("```\n합니다: 1 개\n```\n", False),
     (":::{admonition} 답\n:start-at: // Phase 3: wait 2 개\n:::", False),
     ("[리스팅 없음](https://example.org/윈도)", True), ("[코드](../윈도.md)", False),
+    ("그 *양쪽*의 입력", True), ("그 **양쪽**의 입력", False), ("*tile* 하나", False),
+    ("반납가 차례로", True), ("반납이 차례로", False), ("기다리는가 묻습니다", False),
+    ("결과를 봅니다", False), ("버퍼와 타일", False), ("타일과 버퍼", False), ("반납를 봅니다", True),
 ])
 def test_the_style_check_catches_what_it_should_and_spares_code(text, caught):
     assert bool(style_problems(text)) == caught, (text, style_problems(text))
@@ -463,7 +474,8 @@ def test_the_page_around_the_korean_text_is_korean():
             if korean.chrome(text := page.read_text(encoding="utf-8")) != text]
     assert not left, left
     script = (ROOT / "_build" / "html" / "ko" / "_static" / "translations.js").read_text(encoding="utf-8")
-    assert korean.SEARCH_COUNT[0] not in script and korean.SEARCH_COUNT[1] in script
+    for before, after in (korean.SEARCH_COUNT, korean.NO_RESULTS):
+        assert before not in script and after in script
 
 # --- nothing lost: a translation no cell uses is kept, and comes back --------------------------
 

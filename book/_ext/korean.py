@@ -16,13 +16,16 @@ words go through Sphinx's English stemmer, as before.
 The page around the text. The themes leave some of their labels, tooltips and placeholders in
 English (some written into their templates, some with no Korean in their catalogs): after the
 build, :data:`CHROME` puts each in Korean in every page's attributes, and :data:`CHROME_TEXT` in
-its text; the search summary's count gets its counter attached (:data:`SEARCH_COUNT`), the copy
+its text; the search summary's count gets its counter attached (:data:`SEARCH_COUNT`) and its
+"no results" sentence the book's -세요 without the categories this book has none of
+(:data:`NO_RESULTS`), the copy
 button its Korean (:data:`COPYBUTTON`), the index its initials in letters a text font has
 (:data:`INITIALS`).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -130,6 +133,10 @@ CHROME = {   # title, aria-label, placeholder and data-bs-title attributes
 }
 # Sphinx's Korean search summary: "8 개 페이지를 찾았습니다" with its counter attached, "8개"
 SEARCH_COUNT = ("${resultCount} \\uac1c", "${resultCount}\\uac1c")
+# and its "no results" sentence, as translations.js writes it (\\u escapes)
+NO_RESULTS = tuple(json.dumps(t)[1:-1] for t in (
+    "검색어와 일치하는 문서가 없습니다. 모든 단어의 철자가 올바른지, 충분한 카테고리를 선택했는지 확인하십시오.",
+    "검색어와 일치하는 문서가 없습니다. 모든 단어의 철자가 맞는지 확인하세요."))
 CHROME_TEXT = {   # text between tags
     "Back to top": "맨 위로", "Skip to main content": "본문으로 건너뛰기",
     "Please activate JavaScript to enable the search functionality.":
@@ -186,7 +193,8 @@ def _translate_chrome(app, exception) -> None:
         copy.write_text(js.replace(*COPYBUTTON, 1), encoding="utf-8")
     script = Path(app.outdir) / "_static" / "translations.js"
     if script.exists():
-        script.write_text(script.read_text(encoding="utf-8").replace(*SEARCH_COUNT), encoding="utf-8")
+        script.write_text(script.read_text(encoding="utf-8").replace(*SEARCH_COUNT)
+                          .replace(*NO_RESULTS), encoding="utf-8")
 
 
 def setup(app):
