@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 STAMPED := $(or $(shell cat $(STAMP) 2>/dev/null),requirements.txt)
 BROWSERS := chromium chromium-browser google-chrome google-chrome-stable
 
-.PHONY: book book-only test chromium strace notebooks gpu-matrix clean FORCE
+.PHONY: book book-only test chromium notebooks gpu-matrix clean FORCE
 
 $(STAMP): $(REQUIREMENTS) $(if $(filter-out $(REQUIREMENTS),$(STAMPED)),FORCE)
 	$(PYTHON) -m venv $(VENV)
@@ -35,17 +35,9 @@ book-only:
 
 # Every test: kernels (NVRTC compile, emulation, GPU tests where there is a GPU), the notebooks
 # of both editions under nbval, the Korean edition's translation check, both built editions
-# in headless Chromium, and the exercise checker's compiles under strace (no file opened but
-# the headers).
-test: book chromium strace
+# in headless Chromium.
+test: book chromium
 	$(PY) -m pytest
-
-# strace for the exercise checker's file-open test; Debian's, installed only when missing and we
-# are root (the test skips without it).
-strace:
-	@command -v strace >/dev/null 2>&1 || \
-	  { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace >/dev/null; } || \
-	  echo "warning: no strace installed; the exercise checker's file-open test is skipped"
 
 # A browser for the browser test: $BOOK_CHROMIUM, Chromium or Google Chrome (GitHub's runners
 # have it); Debian's Chromium is installed only when none is found and we are root.

@@ -1,5 +1,5 @@
 """The sentences and tables that kernels.measure.recorded computes for notebooks 04 and 05, in
-both editions (issue #24): each is a :class:`~kernels.edition.Text` whose Korean is Korean (no run
+both editions: each is a :class:`~kernels.edition.Text` whose Korean is Korean (no run
 of English prose, the style's spacing), carries the English's numbers, and whose English is what
 the English notebooks show."""
 

@@ -61,6 +61,21 @@ def test_every_module_sits_on_a_floor():
         assert len(parts) < 3 or parts[1] in FLOORS, name   # a floor may hold a folder
 
 
+def test_the_readme_names_every_module_on_its_floor():
+    """The README's table of floors names each module in its floor's row (a folder of its own,
+    like teach/check/, by the folder)."""
+    readme = (PACKAGE.parent / "README.md").read_text()
+    rows = {row.split("|")[2].strip(" `"): row for row in readme.splitlines()
+            if row.startswith("| ") and "`kernels/" in row.split("|")[2]}
+    for name in MODULES:
+        parts = name.split(".")[1:]
+        if not parts or parts[-1] in FLOORS or parts[0] == "teach" and len(parts) > 2:
+            continue
+        folder = f"kernels/{parts[0]}/" if len(parts) > 1 else "kernels/"
+        stem = parts[-1] if len(parts) > 1 else f"{parts[-1]}.py"
+        assert f"`{stem}" in rows[folder], f"README's {folder} row does not name {name}"
+
+
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_imports_point_down(name):
     up = sorted(m for m in GRAPH[name] if floor(m) > floor(name))

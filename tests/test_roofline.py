@@ -1,4 +1,4 @@
-"""The roofline across K (issue 12): the synchronous staged control, the sweep's plan and bound,
+"""The roofline across K: the synchronous staged control, the sweep's plan and bound,
 the noise-aware reading of a recording and its figure. CPU tests use a synthetic recording
 (tests/inputs.py); the GPU tests run a small sweep."""
 

@@ -1,5 +1,4 @@
-"""The book's technical terms, defined where first used (issue 23, item 2), and the chapters'
-length targets (item 1).
+"""The book's technical terms, defined where first used, and the chapters' length targets.
 
 TERMS below is the list (edit it there): each term's glossary name, the other forms that count
 as a use of it (regular expressions, matched case-insensitively at word boundaries), and the
@@ -17,7 +16,7 @@ chapter that should define it. The checks:
   ``{term}`` link into the glossary at its first appearance on that page (or in that sentence);
 - every ``{term}`` role in the book names a glossary entry;
 - each notebook's markdown prose is at most MAX_WORDS words, and MAX_WORDS_PER_SENTENCE words
-  per sentence on average (counted as /work/notes/prose_stats.py counts: :func:`prose_stats`).
+  per sentence on average (:func:`prose_stats`).
 
 That a bold first use sits in a sentence that *defines* the term is for a reader to judge; the
 failure message quotes the sentence.
@@ -337,25 +336,27 @@ def test_first_use_of_each_term_is_bold_in_its_chapter_or_earlier(name):
 
 # --- the overviews: glossary links ----------------------------------------------------------
 
-OVERVIEW_CASES = [(page, name) for page in OVERVIEWS for name, _, _ in TERMS]
-
-
-@pytest.mark.parametrize("page, name", OVERVIEW_CASES, ids=[f"{Path(p).stem}-{n}" for p, n in OVERVIEW_CASES])
-def test_overview_pages_link_terms_to_the_glossary(page, name):
-    for line, para in _paragraphs(reading_text((ROOT / page).read_text(encoding="utf-8"))):
-        m = PATTERNS[name].search(para)
-        if m:
-            inside = marked_in_sentence(name, para, m, role_spans(para))
-            assert inside, (f"{name}: first appears on {page} at line {line} ({m.group(0)!r}) as "
-                            f"plain text, {quote(para, m.start(), m.end())}: make it a glossary "
-                            f"link, {role(name, m.group(0))}")
-            return
+@pytest.mark.parametrize("page", OVERVIEWS)
+def test_overview_pages_link_terms_to_the_glossary(page):
+    """On an overview page, each term's first appearance is a glossary link."""
+    paragraphs = list(_paragraphs(reading_text((ROOT / page).read_text(encoding="utf-8"))))
+    problems = []
+    for name, _, _ in TERMS:
+        for line, para in paragraphs:
+            m = PATTERNS[name].search(para)
+            if m:
+                if not marked_in_sentence(name, para, m, role_spans(para)):
+                    problems.append(f"{name}: first appears at line {line} ({m.group(0)!r}) as "
+                                    f"plain text, {quote(para, m.start(), m.end())}: make it a "
+                                    f"glossary link, {role(name, m.group(0))}")
+                break
+    assert not problems, f"{page}:\n" + "\n".join(problems)
 
 
 # --- length: prose words and words per sentence ---------------------------------------------
 
 def prose(md: str) -> str:
-    """/work/notes/prose_stats.py's prose: fenced code, directive option lines and display math
+    """The prose of a markdown cell: fenced code, directive option lines and display math
     removed; inline math and code one word each; headings are not sentences."""
     md = re.sub(r"```.*?```", " ", md, flags=re.S)
     md = re.sub(r"\$\$.*?\$\$", " ", md, flags=re.S)
