@@ -7,7 +7,7 @@ import pytest
 
 import kernels
 from kernels import variants as V
-from kernels.compile import Build, CompileError, compile_source, supported_archs
+from kernels.compile import Build, CompileError, compile_source, supported_archs, variant_file
 
 CONFIGS = [(256, 5, 256), (32, 1, 32), (96, 4, 64), (1024, 31, 1024)]   # (tile, k, threads)
 ARCHS = [75, 80, 90]
@@ -18,8 +18,8 @@ def stages(variant):
 
 
 def ptx(variant, arch, tile=256, k=5, threads=256):
-    return compile_source(kernels.source(variant), kernels.kernel_name(variant),
-                          Build(tile, k, threads, f"compute_{arch}", stages(variant))).decode()
+    return variant_file(variant, Build(tile, k, threads, f"compute_{arch}",
+                                       stages(variant))).read_text()
 
 
 def test_nvrtc_targets_the_book_gpus():
@@ -37,8 +37,7 @@ def test_compiles_to_ptx(variant, arch, tile, k, threads):
 @pytest.mark.parametrize("arch", ARCHS)
 @pytest.mark.parametrize("variant", kernels.VARIANTS)
 def test_compiles_to_machine_code(variant, arch):
-    cubin = compile_source(kernels.source(variant), kernels.kernel_name(variant),
-                           Build(256, 5, 256, f"sm_{arch}", stages(variant)))
+    cubin = variant_file(variant, Build(256, 5, 256, f"sm_{arch}", stages(variant))).read_bytes()
     assert cubin[:4] == b"\x7fELF"
 
 

@@ -10,16 +10,17 @@ import pytest
 
 import kernels
 from kernels import emulation, variants as V
-from kernels.compile import Build, compile_source, supported_archs
+from kernels.compile import Build, supported_archs, variant_file
 
 LISTINGS = {p.stem for p in V.KERNEL_DIR.glob("*.cu")} - {"globaltimer_probe"}
 SM90_RESERVED = 1024   # sm_90 CUBINs start their shared section with 1 KiB the driver reserves
 
 
 def build(variant, target, tile=256, k=5, threads=256, stages=None, **kw):
+    """The listing's PTX or CUBIN, through the disk cache (fast on a second run)."""
     v = V.get(variant)
-    return compile_source(kernels.source(variant), v.kernel,
-                          Build(tile, k, threads, target, stages or (2 if v.staged else None), **kw))
+    return variant_file(variant, Build(tile, k, threads, target,
+                                       stages or (2 if v.staged else None), **kw)).read_bytes()
 
 
 def elf_sections(cubin: bytes) -> dict:
