@@ -24,3 +24,31 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def site():
+    """Both built editions, served locally."""
+    from support import HTML, Site, need
+    need((HTML / "index.html").exists(), f"no book in {HTML}: run `make book`")
+    need((HTML / "ko" / "index.html").exists(), f"no Korean edition in {HTML / 'ko'}: run `make book`")
+    s = Site(HTML)
+    yield s
+    s.server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for every browser test."""
+    import os
+    from support import chromium, need
+    need(chromium(), f"BOOK_CHROMIUM={os.environ['BOOK_CHROMIUM']!r} is not an executable"
+         if os.environ.get("BOOK_CHROMIUM") else "no browser: install chromium or google-chrome, "
+         "or set BOOK_CHROMIUM (make test installs Debian's chromium as root)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium(), args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()

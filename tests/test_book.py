@@ -1,50 +1,29 @@
 """The book: its table of contents, its notebooks' provenance and setup cells, its widgets, and
 the built HTML rendered in headless Chromium."""
 
-import functools
-import http.server
-import os
 import re
-import shutil
-import threading
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import nbformat
 import pytest
-import yaml
 
 import kernels
 from kernels.publish import notebooks as nbtools
 from kernels.teach import widgets
 from kernels.teach.plots import draw_tiles
-
-ROOT = Path(__file__).resolve().parents[1]
-HTML = ROOT / "_build" / "html"
-IN_CI = os.environ.get("CI") == "true"
-
-
-def toc_files():
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [toc["root"]] + [c["file"] for c in toc["chapters"]]
-
-
-def ko_toc_files():
-    """The Korean edition's pages (ko/_toc.yml, written by `python -m kernels.publish.translate sync`)."""
-    toc = yaml.safe_load((ROOT / "ko" / "_toc.yml").read_text())
-    return [toc["root"]] + [c["file"] for c in toc["chapters"]]
+from support import HTML, ROOT, toc_files
 
 
 # Both editions' pages as paths below the repository root and the site: ko/ holds the Korean one.
-BOTH_EDITIONS = toc_files() + [f"ko/{page}" for page in ko_toc_files()]
+BOTH_EDITIONS = toc_files() + [f"ko/{page}" for page in toc_files("ko")]
 
 
 def counterpart(page):
     """The page of the other edition that a page's language link must open."""
     if page.startswith("ko/"):
         return page[3:] if page[3:] in toc_files() else toc_files()[0]
-    return f"ko/{page}" if page in ko_toc_files() else f"ko/{ko_toc_files()[0]}"
+    return f"ko/{page}" if page in toc_files("ko") else f"ko/{toc_files('ko')[0]}"
 
 
 def source_of(page):
@@ -150,46 +129,6 @@ def test_halo_drawing_at_the_controls_extremes(n, tile, k):
 
 # --- the built book in a browser ---------------------------------------------------------
 
-def _chromium():
-    """$BOOK_CHROMIUM (an executable's name or path) when set, else Chromium, else Google Chrome
-    (which GitHub's ubuntu-24.04 runners have)."""
-    if os.environ.get("BOOK_CHROMIUM"):
-        return shutil.which(os.environ["BOOK_CHROMIUM"])
-    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-    return next(filter(None, map(shutil.which, names)), None)
-
-
-def _need(condition, why):
-    if not condition:
-        (pytest.fail if IN_CI else pytest.skip)(why)
-
-
-@pytest.fixture(scope="module")
-def site():
-    _need((HTML / "index.html").exists(), "the book is not built: run `make book`")
-    _need((HTML / "ko" / "index.html").exists(), "the Korean edition is not built: run `make book`")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(HTML))
-    handler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _need(_chromium(), f"BOOK_CHROMIUM={os.environ['BOOK_CHROMIUM']!r} is not an executable"
-          if os.environ.get("BOOK_CHROMIUM") else "no browser: install chromium or google-chrome, "
-          "or set BOOK_CHROMIUM (make test installs Debian's chromium as root)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=_chromium(), args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield b
-        b.close()
-
-
 def _expected_figures(page):
     path = source_of(page)
     if path.suffix != ".ipynb":
@@ -209,16 +148,16 @@ def test_page_renders_in_chromium(site, browser, page):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
     blocked, errors = set(), []
-    ctx.route("**/*", lambda route: (route.continue_() if route.request.url.startswith(site)
+    ctx.route("**/*", lambda route: (route.continue_() if route.request.url.startswith(site.url)
                                      else (blocked.add(route.request.url), route.abort())))
     pg.on("console", lambda m: m.type == "error" and errors.append(m))
     pg.on("pageerror", lambda exc: errors.append(exc))
-    root = {toc_files()[0]: "index", f"ko/{ko_toc_files()[0]}": "ko/index"}
-    url = f"{site}/{root.get(page, page)}.html"
+    root = {toc_files()[0]: "index", f"ko/{toc_files('ko')[0]}": "ko/index"}
+    url = f"{site.url}/{root.get(page, page)}.html"
     response = pg.goto(url, wait_until="load")
     assert response.ok, url
     if root.get(page):   # index.html redirects to the root page: wait until it has arrived
-        pg.wait_for_url(f"{site}/{page}.html", wait_until="load", timeout=15000)
+        pg.wait_for_url(f"{site.url}/{page}.html", wait_until="load", timeout=15000)
     pg.wait_for_timeout(300)
     real = [e for e in errors if not (hasattr(e, "location") and e.location.get("url") in blocked)]
     assert not real, [getattr(e, "text", str(e)) for e in real]
@@ -230,7 +169,7 @@ def test_page_renders_in_chromium(site, browser, page):
     assert len(images) >= figures, f"{page}: {len(images)} images shown, {figures} expected"
 
     language = pg.eval_on_selector_all("article a.edition-link", "links => links.map(a => a.href)")
-    assert language == [f"{site}/{counterpart(page)}.html"], language
+    assert language == [f"{site.url}/{counterpart(page)}.html"], language
     with urllib.request.urlopen(language[0]) as other:   # the other edition has that page
         assert other.status == 200, language[0]
 
@@ -250,7 +189,7 @@ def test_korean_search_finds_a_word_in_its_inflected_forms_and_headings_have_anc
     Korean heading's section has an anchor made of its words, not only docutils' id1, id2, …,
     and a hidden output's toggle is in Korean."""
     pg = browser.new_page()
-    pg.goto(f"{site}/ko/search.html?q=" + urllib.parse.quote("헤일로"), wait_until="load")
+    pg.goto(f"{site.url}/ko/search.html?q=" + urllib.parse.quote("헤일로"), wait_until="load")
     pg.wait_for_selector("ul.search li", timeout=20000)
     pg.wait_for_timeout(1000)
     found = set(pg.eval_on_selector_all("ul.search li a", "links => links.map(a => a.pathname)"))

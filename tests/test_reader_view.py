@@ -21,12 +21,10 @@ Console errors and the links between the editions are checked by test_book.py.
 """
 
 import functools
-import http.server
 import json
 import os
 import re
 import struct
-import threading
 import urllib.parse
 import urllib.request
 import zlib
@@ -34,15 +32,13 @@ from pathlib import Path
 
 import pytest
 
-from test_book import ROOT, _need, ko_toc_files, toc_files
-from test_book import browser  # noqa: F401  (a fixture: one Chromium for the module)
+from support import ROOT, toc_files
 
-HTML = Path(os.environ.get("BOOK_HTML") or ROOT / "_build" / "html")
 SHOTS = Path(os.environ.get("BOOK_SCREENSHOTS") or ROOT / "_build" / "screenshots")
 DESKTOP, PHONE = 1280, 390
 WIDTHS = (DESKTOP, PHONE)
 MIN_FIGURE_TEXT_PX = 9          # at the desktop width; at a phone's it is recorded only
-PAGES = [("en", p) for p in toc_files()] + [("ko", p) for p in ko_toc_files()]
+PAGES = [("en", p) for p in toc_files()] + [("ko", p) for p in toc_files("ko")]
 VIEWS = [(edition, page, width) for edition, page in PAGES for width in WIDTHS]
 IDS = [f"{e}-{p}-{w}" for e, p, w in VIEWS]
 # the output images: figures from the notebooks' cells (not logos, badges or the favicon)
@@ -55,35 +51,6 @@ def url_of(site, edition, page):
 
 def slug(edition, page, width, suffix=""):
     return f"{edition}-{page.replace('/', '-')}-{width}{suffix}"
-
-
-# --- a local server that remembers what it was asked for -------------------------------------
-
-class _Site:
-    def __init__(self, root):
-        self.requests = []   # (path, status) of every request answered
-        site = self
-
-        class Handler(http.server.SimpleHTTPRequestHandler):
-            def log_request(self, code="-", size="-"):
-                site.requests.append((self.path, code))   # code: an HTTPStatus (an int)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-
-
-@pytest.fixture(scope="module")
-def site():
-    _need((HTML / "index.html").exists(), f"no book in {HTML}: run `make book`")
-    _need((HTML / "ko" / "index.html").exists(), f"no Korean edition in {HTML / 'ko'}: run `make book`")
-    s = _Site(HTML)
-    yield s
-    s.server.shutdown()
 
 
 # --- the measurements, in the page -----------------------------------------------------------
@@ -281,7 +248,7 @@ def figure_text(images, where):
 # --- one load per page and width, shared by the tests below ------------------------------------
 
 @pytest.fixture(scope="module")
-def view(site, browser):  # noqa: F811  (browser: test_book's fixture)
+def view(site, browser):
     """load(edition, page, width): the page's report (measured once, then remembered).
 
     One browser tab per width serves every page (its HTTP cache too, which makes a load three

@@ -30,9 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import yaml
+from support import ROOT, toc_files
 
-ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "book" / "glossary.md"
 OVERVIEWS = ["book/intro.md", "book/running.md"]          # terms there are {term} links
 LATER_PAGES = ["book/generations.md", "book/api_map.md"]  # read after the notebooks
@@ -195,12 +194,6 @@ def _paragraphs(text: str):
             out.append((line + len(block) - len(block.lstrip("\n")), block))
         line += block.count("\n")
     return out
-
-
-def toc_files():
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    chapters = toc["parts"][-1]["chapters"] if "parts" in toc else toc["chapters"]
-    return [c["file"] for c in chapters if isinstance(c, dict) and "file" in c]
 
 
 def notebooks():
