@@ -16,11 +16,10 @@ words go through Sphinx's English stemmer, as before.
 The page around the text. The themes leave some of their labels, tooltips and placeholders in
 English (some written into their templates, some with no Korean in their catalogs): after the
 build, :data:`CHROME` puts each in Korean in every page's attributes, and :data:`CHROME_TEXT` in
-its text; the search summary's count gets its counter attached (:data:`SEARCH_COUNT`) and its
-"no results" sentence the book's -세요 without the categories this book has none of
-(:data:`NO_RESULTS`), the copy
-button its Korean (:data:`COPYBUTTON`), the index its initials in letters a text font has
-(:data:`INITIALS`).
+its text; the search summary's count gets its counter attached (:data:`SEARCH_COUNT`), its "no
+results" sentence the book's -세요 and no "categories", which this book has not
+(:data:`NO_RESULTS`), the copy button its Korean (:data:`COPYBUTTON`), the index its initials
+in letters a text font has (:data:`INITIALS`).
 """
 
 from __future__ import annotations
