@@ -15,8 +15,8 @@ from inputs import roofline_recording
 from kernels.measure import bench, nsight, recorded, roofline, timeline, timing
 from kernels.publish import notebooks as nbtools, translate
 from kernels.teach import explore, halo, listing, plots, warmup
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 X = np.arange(1000, dtype=np.float32) * 0.37 - 5
 W = np.array([0.25, -1.5, 2.0, 0.5, -0.75], dtype=np.float32)
 RECORDED = recorded.load()

@@ -2,7 +2,6 @@
 against what the sentences around them say, and every glue role of the page against its cells."""
 
 import re
-from pathlib import Path
 
 import nbformat
 import numpy as np
@@ -10,8 +9,8 @@ import pytest
 
 import kernels
 from kernels.teach import halo
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = "01_halo_regions.ipynb"
 P = kernels.PUZZLE28
 

@@ -51,9 +51,8 @@ def test_older_build_without_a_gpu_has_no_runs(monkeypatch):
 import ast
 import json
 import re
-from pathlib import Path
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "03_async_copy_convolution.ipynb"
 
 

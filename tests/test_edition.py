@@ -15,8 +15,8 @@ from kernels import edition
 from kernels.edition import Text
 from kernels.publish import translate
 from kernels.tables import Table
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _korean():

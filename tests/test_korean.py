@@ -18,8 +18,8 @@ import yaml
 
 from kernels import edition
 from kernels.publish import notebooks as nbtools, translate
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 KO = ROOT / "ko"
 PAIRS = [(p, KO / "notebooks" / p.name) for p in nbtools.notebooks()]
 PAGES = [(p, KO / "book" / p.name) for p in sorted((ROOT / "book").glob("*.md"))]

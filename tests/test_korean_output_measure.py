@@ -6,7 +6,6 @@ the English notebooks show."""
 import json
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,8 @@ from kernels import edition, variants as V
 from kernels.edition import Text
 from kernels.measure import nsight, recorded
 from kernels.tables import Table
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 N = 2**26
 
 RESULT, ROOF = recorded.load(), recorded.load("h200_roofline")

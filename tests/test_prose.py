@@ -4,7 +4,6 @@ and the claims its text makes about their output), the "predict, then run" quest
 markdown pages' references and terms."""
 
 import re
-from pathlib import Path
 
 import nbformat
 import numpy as np
@@ -13,8 +12,8 @@ import pytest
 from kernels.teach import halo, widgets
 from kernels import layout
 from kernels.measure import recorded, timeline
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 H200 = recorded.load("h200_timelines")
 
 
