@@ -69,19 +69,22 @@
   }
 
   /* 4. A figure is drawn for the desktop column; on a phone its text is small. Each figure
-     opens full size in its own tab when tapped. */
+     opens full size in its own tab when tapped, and on a narrow screen says so below it. */
   function enlargeable() {
     var ko = root.lang === "ko";
     document.querySelectorAll(".bd-article div.cell_output img").forEach(function (img) {
-      if (img.closest("a")) return;
-      var a = document.createElement("a");
-      a.href = img.src;
+      var a = img.closest("a");   // Sphinx links each output image to itself
+      if (!a) {
+        a = document.createElement("a");
+        a.href = img.src;
+        img.parentNode.insertBefore(a, img);
+        a.appendChild(img);
+      }
       a.target = "_blank";
       a.rel = "noopener";
-      a.className = "figure-full-size";
+      a.classList.add("figure-full-size");
       a.title = ko ? "크게 보기" : "Open full size";
-      img.parentNode.insertBefore(a, img);
-      a.appendChild(img);
+      a.dataset.hint = ko ? "눌러서 크게 보기 ↗" : "Tap to open full size ↗";
     });
   }
 
