@@ -279,8 +279,9 @@ def older_build_sentence(native_us: float | None, older_us: float | None, arch: 
                 f"{native_us:.1f} µs의 {ratio:.2f}배가 걸렸습니다")
     if ratio > 1.05:
         more = f"{100 * (ratio - 1):.0f}%"
-        return said + Text(f": its synchronous copies cost this kernel {more} more time.",
-                           f". 동기식 복사 때문에 이 커널의 시간이 {more} 늘었습니다.")
+        return said + Text(f": the compute_{arch} code path costs this kernel {more} more time "
+                           "here.",
+                           f". 여기서 compute_{arch} 코드 경로는 이 커널의 시간을 {more} 늘립니다.")
     if ratio >= 0.95:
         return said + Text(": within 5%, so here the warps the SM switches between hide what the "
                            "synchronous copies cost.",

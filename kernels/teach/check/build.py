@@ -19,7 +19,7 @@ from pathlib import Path
 from ... import compile as C
 from ...edition import Text, of
 from .exercises import Exercise, NotYet
-from .source import HEADER
+from .source import HEADER, quote
 
 COMPILE_LIMIT_S = 30
 CACHE = C.CACHE_DIR / "exercise"
@@ -149,8 +149,7 @@ def first_error(log: str, src: str, kernel: str) -> tuple[int | str, str, str]:
 
 def code_at(src: str, number) -> str:
     lines = src.split("\n")
-    text = lines[number - 1].strip() if isinstance(number, int) and 0 < number <= len(lines) else ""
-    return text if len(text) <= 90 else text[:87] + "..."
+    return quote(lines[number - 1]) if isinstance(number, int) and 0 < number <= len(lines) else ""
 
 
 def main(job_file: str) -> None:

@@ -16,6 +16,12 @@ ALLOWED = re.compile(rf'"{re.escape(HEADER)}"|<(?!/)(?!.*\.\.)[\w./+-]+>')
 PHASE = re.compile(r"\bPHASE\s*\(\s*(\d+)\s*\)")
 
 
+def quote(line: str, limit: int = 90) -> str:
+    """A line as a verdict quotes it: whole, or cut at a word, with "…"."""
+    line = line.strip()
+    return line if len(line) <= limit else line[:limit].rsplit(" ", 1)[0] + " …"
+
+
 def line_of(src: str, pos: int) -> int:
     return src.count("\n", 0, pos) + 1
 
@@ -52,19 +58,19 @@ def read(src) -> str:
 def check(src: str, ex: Exercise) -> None:
     """What is wrong with the text whatever it compiles to."""
     if marker := MARKER.search(src):
-        line, text = line_of(src, marker.start()), marker[0].strip()
-        raise NotYet(f"a FILL IN is left, line {line}: `{text[:90]}`. Replace that line with "
+        line, text = line_of(src, marker.start()), marker[0]
+        raise NotYet(f"a FILL IN is left, line {line}: `{quote(text)}`. Replace that line with "
                      "your code.",
-                     f"FILL IN이 남아 있습니다. {line}번째 줄: `{text[:90]}`. 그 줄을 여러분의 코드로 "
+                     f"FILL IN이 남아 있습니다. {line}번째 줄: `{quote(text)}`. 그 줄을 여러분의 코드로 "
                      "바꾸세요.")
     for include in INCLUDE.finditer(src):
         if not ALLOWED.fullmatch(include[1]):
             line = line_of(src, include.start())
             raise NotYet(f"an #include the check does not offer, line {line}: "
-                         f"`{include[0].strip()[:90]}`. Include only \"{HEADER}\" and CUDA's own "
+                         f"`{quote(include[0])}`. Include only \"{HEADER}\" and CUDA's own "
                          "headers, such as <cuda/pipeline> and <cuda/barrier>.",
                          f"검사 환경에서 쓸 수 없는 #include입니다. {line}번째 줄: "
-                         f"`{include[0].strip()[:90]}`. \"{HEADER}\"와 <cuda/pipeline>, "
+                         f"`{quote(include[0])}`. \"{HEADER}\"와 <cuda/pipeline>, "
                          "<cuda/barrier> 같은 CUDA 자체 헤더만 포함하세요.")
     kept = {int(p) for p in PHASE.findall(src)}
     if gone := sorted({int(p) for p in PHASE.findall(ex.skeleton.read_text())} - kept):
