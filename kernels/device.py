@@ -143,10 +143,10 @@ def _backend_summary():
         return Text(f"GPU: as sm_{a}, on an {info['device']} (sm_{cc}; "
                     f"{ARCH_ENV}={a}: kernels built as compute_{a} PTX, and only "
                     f"what sm_{a} can run), {versions[0]}: kernels run live.",
-                    f"GPU: {info['device']} (sm_{cc})에서 sm_{a}로 실행합니다({ARCH_ENV}={a}: "
+                    f"GPU: {info['device']}(sm_{cc})에서 sm_{a}로 실행합니다({ARCH_ENV}={a}: "
                     f"커널을 compute_{a} PTX로 빌드하고, sm_{a}가 실행할 수 있는 것만 실행합니다). "
                     f"{versions[1]}. 커널을 이 GPU에서 직접 실행합니다.")
     return Text(f"GPU: {info['device']} (sm_{info['compute_capability']}), {versions[0]}: "
                 "kernels run live.",
-                f"GPU: {info['device']} (sm_{info['compute_capability']}), {versions[1]}. 커널을 이 "
+                f"GPU: {info['device']}(sm_{info['compute_capability']}), {versions[1]}. 커널을 이 "
                 "GPU에서 직접 실행합니다.")

@@ -172,7 +172,11 @@ def runnable_here(wanted) -> tuple[tuple[str, ...], list[str]]:
     from .device import gpu_available, target_arch
     arch = target_arch() if gpu_available() else None
     here = tuple(n for n in wanted if n in names(arch=arch))
-    notes = [f"{n}: left out on this GPU (sm_{arch}): it needs sm_{get(n).min_arch} "
-             f"({get(n).description}). On Hopper it runs, with the same outputs; the recorded "
-             "results below include it." for n in wanted if n not in here]
+    from .edition import Text
+    notes = [Text(f"{n}: left out on this GPU (sm_{arch}): it needs sm_{get(n).min_arch} "
+                  f"({get(n).description}). On Hopper it runs, with the same outputs; the recorded "
+                  "results below include it.",
+                  f"{n}: 이 GPU(sm_{arch})에서는 실행하지 않습니다. sm_{get(n).min_arch}이 필요합니다. "
+                  "Hopper에서는 같은 출력으로 실행되고, 아래의 기록된 결과에도 들어 있습니다.")
+             for n in wanted if n not in here]
     return here, notes

@@ -226,6 +226,7 @@ TERM_ROLE = re.compile(r"\{term\}`(?:[^`<]*<)?([^`>]+)>?`")   # its target: Kore
 LINK = re.compile(r"\]\((\S+?)\)|<(https?://[^>]+)>")
 INLINE_MATH = re.compile(r"\$([^$\n]+)\$")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
+THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")   # 16,384 in Korean prose is the English's 16384
 
 
 def _parts(text, include_from=""):
@@ -252,7 +253,7 @@ def _parts(text, include_from=""):
             "display math": display, "math": collections.Counter(math),
             "code": collections.Counter(code), "links": collections.Counter(links),
             "doc": [d for d in docs], "terms": collections.Counter(terms),
-            "numbers": collections.Counter(NUMBER.findall(rest))}
+            "numbers": collections.Counter(NUMBER.findall(THOUSANDS.sub("", rest)))}
 
 
 @pytest.mark.parametrize("where, en, ko, kind", TRANSLATED, ids=[t[0] for t in TRANSLATED])
@@ -374,6 +375,12 @@ STYLE = [
     (re.compile(r"흔들림"), "흔들림: 실행 간 편차 (run-to-run drift)"),
     (re.compile(r"대어[ \t]*잽"), "대어 잽니다 (against): 비교해, ~에 견주어, ~ 대비"),
     (re.compile(r"살아[ \t]*움직"), "살아 움직입니다 (live): 실시간으로, 직접 바꿔 볼 수 있는"),
+    (re.compile(r"기다림"), "기다림 (the wait): 대기"),
+    (re.compile(r"타일당"), "타일당: 타일마다"),
+    (re.compile(r"마이크로초"), "마이크로초: µs"),
+    (re.compile(r"[가-힣][ \t]+\((?!\))"), "a space before a parenthesis: 벌크 복사(Hopper)"),
+    (re.compile(r"(?<![\d,.^_\w])\d{4,}(?=[가-힣])(?!\d*년)"),
+     "a count of four digits or more without thousands separators: 16,384개, 1,040바이트"),
 ]
 
 
@@ -427,6 +434,9 @@ def test_korean_style_follows_the_editors_decisions(where, en, ko, kind):
     ("그 *양쪽*의 입력", True), ("그 **양쪽**의 입력", False), ("*tile* 하나", False),
     ("반납가 차례로", True), ("반납이 차례로", False), ("기다리는가 묻습니다", False),
     ("결과를 봅니다", False), ("버퍼와 타일", False), ("타일과 버퍼", False), ("반납를 봅니다", True),
+    ("남은 기다림", True), ("타일당 바이트", True), ("수 마이크로초", True), ("수 µs", False),
+    ("벌크 복사 (Hopper)", True), ("벌크 복사(Hopper)", False), ("힌트 1 (아이디어)", False),
+    ("출력 16384개", True), ("출력 16,384개", False), ("$N = 16384$개", False), ("2026년", False),
 ])
 def test_the_style_check_catches_what_it_should_and_spares_code(text, caught):
     assert bool(style_problems(text)) == caught, (text, style_problems(text))

@@ -24,7 +24,9 @@ NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
 
 def numbers(s: str) -> Counter:
-    return Counter(NUMBER.findall(s))
+    """The numbers of ``s``, thousands separators aside (the Korean writes 16,384 where the English
+    output keeps 16384)."""
+    return Counter(n.replace(",", "") for n in NUMBER.findall(s))
 
 
 def check(t, monkeypatch):

@@ -57,7 +57,8 @@ def test_measured_preset_of_synthetic_data():
 def test_the_widget_offers_every_preset_and_only_valid_values():
     c = widgets.model_controls()
     presets = timeline.model_presets()
-    assert tuple(c["preset"].options) == tuple(presets)
+    assert tuple(value for _, value in c["preset"].options) == tuple(presets)
+    assert c["preset"].options[0][0] == timeline.PRESET_PUZZLE   # labelled in the edition's words
     assert c["preset"].value == timeline.PRESET_PUZZLE
     for name, preset in presets.items():
         c["preset"].value = name

@@ -124,7 +124,7 @@ COPY_HEADER = Text("÷ copy", "÷ 복사")    # a column of times over the copy 
 def schedule_words(persistent: bool) -> Text:
     """A launch schedule in words: persistent blocks, or one block per tile."""
     return (Text("persistent blocks", "퍼시스턴트 블록") if persistent
-            else Text("one block per tile", "타일당 블록 하나"))
+            else Text("one block per tile", "타일마다 블록 하나"))
 
 
 def stage_table(result: dict) -> Table:
@@ -292,7 +292,7 @@ def async_vs_sync(rec: dict, n: int, k: int, control: str = "staged_sync",
         candidates = {v: r for v, r in ((v, _same_config(r, tile, threads))
                                         for v, r in candidates.items()) if r is not None}
         how = Text(f"tile {tile}, {threads} threads, one block per tile, one stage",
-                   f"타일 {tile}, 스레드 {threads}개, 타일당 블록 하나, 스테이지 하나")
+                   f"타일 {tile}, 스레드 {threads}개, 타일마다 블록 하나, 스테이지 하나")
     if not candidates:
         raise ValueError(f"no asynchronous variant at n = {n} with {k} taps"
                          + (f" was tried in {of(how, 'en')}" if matched else ""))
@@ -547,9 +547,22 @@ def configurations(result: dict, live: bool = False) -> Text:
     head = (Text("configurations (a smaller tuning grid than the recording's):",
                  "구성(기록보다 작은 튜닝 격자):") if flag("live", live)
             else Text("configurations:", "구성:"))
-    lines = [f"  {variant:16s} " + ", ".join(f"{key}={value}" for key, value in config.items())
+    def said(key, value, lang):
+        if lang == "en":
+            return f"{key}={value}"
+        if key == "persistent":
+            return "퍼시스턴트 블록" if value else "타일마다 블록 하나"
+        word, counter = CONFIG_WORDS.get(key, (key, ""))
+        return f"{word} {value}{counter}"
+    lines = [Text(*(f"  {variant:16s} " + ", ".join(said(key, value, lang) for key, value in config.items())
+                    for lang in ("en", "ko")))
              for variant, config in result["configs"].items()]
     return Text("\n", "\n").join([head, *lines])
+
+
+# A configuration's parameters as the Korean output says them (the English keeps key=value)
+CONFIG_WORDS = {"tile": ("타일", ""), "threads": ("스레드", "개"), "stages": ("스테이지", "개"),
+                "outputs": ("스레드당 출력", "개"), "blocks_per_sm": ("SM당 블록", "개")}
 
 
 # What notebook 04 reads besides: the configuration of the table's one-output kernels, the

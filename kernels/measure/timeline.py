@@ -188,6 +188,12 @@ def model_presets(recorded: str = "h200_timelines") -> dict[str, dict]:
     return {PRESET_PUZZLE: dict(PUZZLE_PRESET), preset_name(data): measured_preset(data)}
 
 
+def preset_label(name: str) -> Text:
+    """A preset's name (a key of :func:`model_presets`) as its menu shows it in each edition."""
+    gpu = name.removeprefix("as measured on the ")
+    return Text(name, "퍼즐의 예시 값" if name == PRESET_PUZZLE else f"{gpu}에서 잰 값")
+
+
 def model_totals(**params) -> dict:
     """Total cycles of both schedules, and what overlap saves."""
     if "mode" in params:
@@ -624,7 +630,7 @@ def model_table(rows, bytes_per_cycle: float = 16.0):
     cycles, async cycles, less time)."""
     from ..tables import Table
     bw = f"{number('bytes_per_cycle', bytes_per_cycle, lo=0, lo_open=True):g}"
-    return Table(Text(f"The model at {bw} B/cycle, in cycles", f"{bw} B/cycle에서의 모델(단위: 사이클)"),
+    return Table(Text(f"The model at {bw} B/cycle, in cycles", f"대역폭이 사이클당 {bw}바이트일 때의 모델(단위: 사이클)"),
                  [Text("blocks per SM", "SM당 블록"), Text("sync", "동기"), Text("async", "비동기"),
                   Text("less time", "시간 단축")],
                  rows)

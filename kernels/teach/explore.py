@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import launch, variants as V
 from ..device import compute_capability, gpu_available, target_arch
-from ..edition import Text
+from ..edition import Text, of
 from ..geometry import launch_config
 from ..reference import error_bound, random_inputs, reference, wrong_outputs
 from ..validate import flag, integer, number, sequence, text
@@ -59,7 +59,7 @@ class Run:
         """Three short lines (the page's column holds about 80 characters): what ran, whether it
         is correct, its largest error and, on a GPU, its time; in both editions' languages."""
         verdict = Text("correct", "올바름") if self.wrong == 0 else Text(
-            f"{self.wrong} of {self.n} outputs WRONG", f"출력 {self.n}개 가운데 {self.wrong}개 틀림")
+            f"{self.wrong} of {self.n} outputs WRONG", f"출력 {self.n:,}개 가운데 {self.wrong:,}개 틀림")
         time = Text("no timing in the emulation", "에뮬레이션에서는 시간을 재지 않습니다")
         if self.median_us is not None:
             gbs = f"{8 * self.n / self.median_us / 1e3:.0f} GB/s"
@@ -67,21 +67,26 @@ class Run:
                 ratio = self.median_us / self.copy_us
                 time = Text(f"{self.median_us:.1f} µs kernel time ({gbs}, {ratio:.2f}x a copy of "
                             "the same bytes)",
-                            f"커널 시간 {self.median_us:.1f} µs ({gbs}, 같은 바이트 복사의 {ratio:.2f}배)")
+                            f"커널 시간 {self.median_us:.1f} µs({gbs}, 같은 바이트 복사의 {ratio:.2f}배)")
             else:
                 time = Text(f"{self.median_us:.1f} µs kernel time ({gbs})",
-                            f"커널 시간 {self.median_us:.1f} µs ({gbs})")
+                            f"커널 시간 {self.median_us:.1f} µs({gbs})")
         options = "".join(f", {name}={value}" for name, value in
                           (("threads", self.threads), ("stages", self.stages),
                            ("arch", self.arch)) if value is not None)
         head = f"{self.variant}, N={self.n}, tile={self.tile}, K={self.k}{options}"
+        options_ko = "".join(f", {said}" for said, value in
+                             ((f"스레드 {self.threads}개", self.threads),
+                              (f"스테이지 {self.stages}개", self.stages),
+                              (f"sm_{self.arch}용 빌드", self.arch)) if value is not None)
+        head_ko = f"{self.variant}, N = {self.n:,}, 타일 {self.tile}, K = {self.k}{options_ko}"
         backend = Text(self.backend, "에뮬레이션" if self.backend == "emulation" else self.backend)
         bound = f"{self.max_error_over_bound:.2g}"
         return Text(f"{head} [{backend.en}]: {verdict.en}\n"
                     f"  largest error {self.max_error:.2e} ({bound} × the rounding bound)\n"
                     f"  {time.en}",
-                    f"{head} [{backend.ko}]: {verdict.ko}\n"
-                    f"  최대 오차 {self.max_error:.2e} (반올림 허용 범위의 {bound}배)\n"
+                    f"{head_ko} [{backend.ko}]: {verdict.ko}\n"
+                    f"  최대 오차 {self.max_error:.2e}(반올림 허용 범위의 {bound}배)\n"
                     f"  {time.ko}")
 
     def regime(self) -> list[Text]:
@@ -110,11 +115,11 @@ def wrong_sentence(variant: str, y, x, w, tile: int | None = None) -> Text:
     wrong = wrong_outputs(y, x, w)
     n = np.asarray(x).size
     en = f"{variant}: {wrong.size} of {n} outputs wrong"
-    ko = f"{variant}: 출력 {n}개 가운데 {wrong.size}개 틀림"
+    ko = f"{variant}: 출력 {n:,}개 가운데 {wrong.size:,}개 틀림"
     if tile is not None:
         positions = sorted(set(int(t) for t in wrong % tile))
         en += f", at positions {positions} of every tile"
-        ko = (f"{variant}: 출력 {n}개 가운데 {wrong.size}개 틀림, 모든 타일에서 위치 "
+        ko = (f"{variant}: 출력 {n:,}개 가운데 {wrong.size:,}개 틀림, 모든 타일에서 위치 "
               f"{', '.join(str(t) for t in positions)}")
     return Text(en, ko)
 
@@ -126,7 +131,8 @@ def runnable_lines(window, left_out) -> Text:
     if not isinstance(left_out, (list, tuple)):
         raise TypeError(f"left_out must be a list or tuple of lines, got {type(left_out).__name__}")
     rest = [text(f"left_out[{i}]", x) for i, x in enumerate(left_out)]
-    return Text("\n".join(["run here:", names, *rest]), "\n".join(["여기서 실행하는 변형:", names, *rest]))
+    return Text("\n".join(["run here:", names, *(of(x, "en") for x in rest)]),
+                "\n".join(["여기서 실행하는 변형:", names, *(of(x, "ko") for x in rest)]))
 
 
 def wrong_summary(wrong: dict, n: int) -> Text:
@@ -136,7 +142,7 @@ def wrong_summary(wrong: dict, n: int) -> Text:
         raise TypeError(f"wrong must be a dict of variant -> count of wrong outputs, got {wrong!r}")
     most = max(int(v) for v in wrong.values())
     return Text(f"wrong outputs, each variant run: {most} of {n}",
-                f"틀린 출력(변형마다 실행): {n}개 가운데 {most}개")
+                f"틀린 출력(변형마다 실행): {n:,}개 가운데 {most:,}개")
 
 
 def largest_error(y, x, w) -> Text:
@@ -165,13 +171,15 @@ def generation_choices(*variants: str | None) -> tuple[tuple[str, int | None], .
         if v is not None:
             V.get(v)
     if not gpu_available():
-        return (("emulation", None),)
+        return ((str(Text("emulation", "에뮬레이션")), None),)
     top = target_arch()
-    own = "this GPU" if top == compute_capability() else "as set by ASYNC_BOOK_ARCH"
-    choices = [(f"sm_{top} ({own})", None)]
+    own = (Text("this GPU", "이 GPU") if top == compute_capability()
+           else Text("as set by ASYNC_BOOK_ARCH", "ASYNC_BOOK_ARCH로 지정"))
+    choices = [(str(Text(f"sm_{top} ({own.en})", f"sm_{top}({own.ko})")), None)]
     for arch, gpu in OLDER_GENERATIONS:
         if arch < top and all(V.get(v).min_arch <= arch for v in variants if v):
-            choices.append((f"sm_{arch} (as {gpu})", arch))
+            choices.append((str(Text(f"sm_{arch} (as {gpu})",
+                                     f"sm_{arch}({gpu.split()[-1]}용)")), arch))
     return tuple(choices)
 
 
@@ -267,7 +275,7 @@ def older_build_sentence(native_us: float | None, older_us: float | None, arch: 
     older_us = number("older_us", older_us, 0.0, lo_open=True)
     ratio = older_us / native_us
     gpu = (device or "GPU") + (f" (sm_{cc})" if cc else "")
-    where = Text(f"On this {gpu}", f"이 {gpu}에서는")
+    where = Text(f"On this {gpu}", f"이 {gpu.replace(' (', '(')}에서는")
     if cc is not None and cc <= arch:
         return Text(f"{where.en} both lines run the same compute_{arch} code, so their gap "
                     f"({ratio:.2f}x) is noise, not the cost of synchronous copies.",

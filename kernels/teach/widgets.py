@@ -93,7 +93,7 @@ def model_controls() -> dict:
     H200; the puzzle's first."""
     import ipywidgets as W
 
-    from ..measure.timeline import PRESET_PUZZLE, model_presets
+    from ..measure.timeline import PRESET_PUZZLE, model_presets, preset_label
     presets = model_presets()
     first = presets[PRESET_PUZZLE]
 
@@ -101,8 +101,10 @@ def model_controls() -> dict:
         lo, hi = MODEL_CYCLES[name]
         return W.IntSlider(value=first[name], min=lo, max=hi, step=1, description=label)
 
-    c = dict(preset=W.Dropdown(options=list(presets), value=PRESET_PUZZLE,
-                               description=_label("preset", "프리셋")),
+    bandwidths = [(_label(name, "무제한" if value is None else f"사이클당 {value:.0f}바이트"), value)
+                  for name, value in MODEL_BANDWIDTH]
+    c = dict(preset=W.Dropdown(options=[(str(preset_label(p)), p) for p in presets],
+                               value=PRESET_PUZZLE, description=_label("preset", "프리셋")),
              dram_latency=cycles("dram_latency", _label("tile latency", "타일 지연")),
              taps_latency=cycles("taps_latency", _label("taps latency", "탭 지연")),
              compute=cycles("compute", _label("compute", "계산")),
@@ -110,7 +112,7 @@ def model_controls() -> dict:
              k=W.IntSlider(value=5, min=1, max=32, description="K"),
              blocks_per_sm=W.IntSlider(value=1, min=1, max=8,
                                        description=_label("blocks / SM", "SM당 블록")),
-             bytes_per_cycle=W.Dropdown(options=MODEL_BANDWIDTH, value=None,
+             bytes_per_cycle=W.Dropdown(options=bandwidths, value=None,
                                         description=_label("bandwidth", "대역폭")))
 
     def apply(change):
@@ -164,7 +166,7 @@ def convolution_lines(runs, stages=None, n=None) -> list[Text]:
     if n is not None and n > MAP_UP_TO:
         lines.append(Text(f"(error maps are drawn up to N = {MAP_UP_TO}; the counts above cover every "
                           "output)",
-                          f"(오차 지도는 N = {MAP_UP_TO}까지만 그립니다. 위의 개수는 모든 출력을 "
+                          f"(오차 지도는 N = {MAP_UP_TO:,}까지만 그립니다. 위의 개수는 모든 출력을 "
                           "셉니다)"))
     return lines
 
@@ -181,10 +183,10 @@ def convolution_controls() -> dict:
     variants = variant_choices()
 
     def options(values):
-        return [("default" if v is None else str(v), v) for v in values]
+        return [(_label("default", "기본값") if v is None else str(v), v) for v in values]
     c = dict(variant=W.Dropdown(options=variants, value="async_halo",
                                 description=_label("variant", "변형")),
-             versus=W.Dropdown(options=[("none", None), *((v, v) for v in variants)],
+             versus=W.Dropdown(options=[(_label("none", "없음"), None), *((v, v) for v in variants)],
                                value="tiled_sync", description=_label("versus", "비교 대상")),
              n=W.SelectionSlider(options=n_choices(), value=16384, description="N"),
              tile=W.Dropdown(options=TILE_CHOICES, value=256, description=_label("tile", "타일")),

@@ -78,7 +78,7 @@ def _verdict(src, name: str) -> Text:
                     "takes microseconds to land.",
                     f"통과: GPU(sm_{arch})에서 {tried_ko}, 입력을 호스트 메모리에 둔 "
                     f"{said['launches']['host']}회 실행 모두 출력이 맞았습니다. 호스트 메모리에서는 "
-                    "복사 하나가 도착하는 데 수 마이크로초가 걸립니다.")
+                    "복사 하나가 도착하는 데 수 µs가 걸립니다.")
     if arch < ex.arch:
         return Text(f"PASSED on sm_{arch}: right outputs in {tried}. Here the copies are "
                     "synchronous, so a wait in the wrong place cannot show: on an A100 (sm_80) "
