@@ -178,6 +178,17 @@ def bundle(render):
     return render(language()), {KEY: {"editions": {lang: render(lang) for lang in LANGUAGES}}}
 
 
+def figure_alt(nb) -> None:
+    """Copy each figure's alt text (its output's ``image/png`` metadata ``alt``) into its cell's
+    metadata, ``mystnb: image: alt``, the only place MyST-NB 1.x reads it (from an output's
+    metadata it takes only width and height)."""
+    for cell in nb.cells:
+        alts = [o["metadata"]["image/png"]["alt"] for o in cell.get("outputs", [])
+                if o.get("metadata", {}).get("image/png", {}).get("alt")]
+        if alts:
+            cell.metadata.setdefault("mystnb", {}).setdefault("image", {})["alt"] = " ".join(alts)
+
+
 def show(*texts) -> None:
     """Show each of ``texts`` as a cell's output: in a notebook, a :class:`Text` (or anything with
     ``_repr_mimebundle_``) as display data that carries every edition's words; anything else,

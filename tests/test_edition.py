@@ -113,6 +113,7 @@ def test_a_figure_is_drawn_in_each_language_and_sync_gives_the_korean_its_own(tm
     (data, meta), = shown
     ko_png = meta[edition.KEY]["editions"]["ko"]["image/png"]
     assert ko_png != data["image/png"] and "en" not in meta[edition.KEY]["editions"]
+    assert meta["image/png"]["alt"] == data["text/plain"] and "80 floats" in data["text/plain"]
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "book").mkdir()
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n"
@@ -122,8 +123,11 @@ def test_a_figure_is_drawn_in_each_language_and_sync_gives_the_korean_its_own(tm
     nb.cells[0].outputs = [nbformat.v4.new_output("display_data", data=data, metadata=meta)]
     nbformat.write(nb, tmp_path / "notebooks" / "01_probe.ipynb")
     translate.sync(ed := translate.Edition(tmp_path))
-    out, = nbformat.read(ed.notebooks / "01_probe.ipynb", as_version=4).cells[0].outputs
+    cell, = nbformat.read(ed.notebooks / "01_probe.ipynb", as_version=4).cells
+    out, = cell.outputs
     assert out.data["image/png"] == ko_png and edition.KEY not in out.metadata   # one PNG
+    ko_alt = meta[edition.KEY]["editions"]["ko"]["text/plain"]   # its alt, where MyST-NB reads it
+    assert "벡터" in ko_alt and out.metadata["image/png"]["alt"] == cell.metadata["mystnb"]["image"]["alt"] == ko_alt
 
 
 def test_the_korean_figures_draw_every_glyph(monkeypatch, caplog):

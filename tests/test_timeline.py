@@ -231,8 +231,9 @@ def test_the_tuned_kernels_of_chapter_05_as_02_quotes_them():
 
 def test_the_hand_off_picture_writes_the_parity_rule():
     """05's picture: before round r's read, full[s] with parity r & 1; before round r's fill,
-    empty[s] with the other parity (round 0's passes on a fresh barrier). 03's: the same ring,
-    with a cp.async batch and a wait in place of the phases."""
+    empty[s] with the other parity (round 0's returns at once on a fresh barrier). 03's and 04's:
+    the same ring, tile t in buffer t mod stages, the prologue's tiles in flight before the loop."""
+    from matplotlib.patches import Rectangle
     from matplotlib.text import Text as Label
 
     from kernels.teach import plots
@@ -242,7 +243,16 @@ def test_the_hand_off_picture_writes_the_parity_rule():
     said = words(plots.plot_handoff(stages=2, tiles=4))
     for i in range(4):
         s, r = i % 2, i // 2
-        assert {f"full[{s}] p={r & 1}", f"empty[{s}] p={(r & 1) ^ 1}"} <= said
-    assert {"commit", "wait + sync"} <= words(plots.plot_handoff(kind="pipeline"))
+        assert {f"wait full[{s}] p={r & 1}",
+                f"wait empty[{s}] p={(r & 1) ^ 1}" + (": at once" if r == 0 else "")} <= said
+    ring = plots.plot_handoff(stages=3, tiles=6, kind="pipeline")
+    assert {f"compute tile {i}" for i in range(6)} <= words(ring)
+    boxes = [p for p in ring.axes[0].patches if isinstance(p, Rectangle)]
+    for i in range(6):   # tile i's copy, then its compute, in column i % 3
+        copy, compute = boxes[2 * i], boxes[2 * i + 1]
+        assert int(copy.get_x()) == int(compute.get_x()) == i % 3
+    starts = sorted(b.get_y() for b in boxes[0::2])
+    assert starts[0] == starts[1] < 0 < starts[2]   # the prologue: tiles 0 and 1, before the loop
+    assert "tiles 0 to 1" in ring.alt and "every compute thread" in plots.plot_handoff().alt
     with pytest.raises(ValueError, match="kind"):
         plots.plot_handoff(kind="tma")

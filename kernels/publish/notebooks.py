@@ -29,6 +29,7 @@ import re
 import sys
 from pathlib import Path
 
+from ..edition import figure_alt
 from ..files import write_notebook
 from ..files import BOOK_ROOT, NOTEBOOK_DIR
 from ..validate import flag, integer, optional, path as valid_path, sequence, text
@@ -199,6 +200,7 @@ def _execute_one(path: Path, info: dict, timeout: int) -> None:
         compiles, compile_seconds = _compile_time(log)
         builds = _builds(log)
     _drop_widget_views(nb)
+    figure_alt(nb)   # MyST-NB reads a figure's alt text from its cell's metadata only
     nb.metadata["async_copy_book"] = {
         "executed_on": info,
         "execution": {"seconds": seconds, "compile_cache": "cold", "compiles": compiles,

@@ -46,7 +46,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..edition import KEY as EDITIONS_KEY
+from ..edition import KEY as EDITIONS_KEY, figure_alt
 from ..files import atomic_write, read_json, write_notebook
 from ..validate import path as valid_path, record, sequence, text
 
@@ -158,6 +158,8 @@ def translate(en_nb, table: dict, source: str):
                     output["data"] = copy.deepcopy(editions[LANGUAGE])
                     if "image/png" in output["data"]:   # a figure: its PNG once, not twice
                         del output["metadata"][EDITIONS_KEY]
+                        if output["metadata"].get("image/png", {}).get("alt"):   # its words, its alt
+                            output["metadata"]["image/png"]["alt"] = output["data"]["text/plain"]
             continue
         if cell.cell_type != "markdown":
             continue
@@ -167,6 +169,7 @@ def translate(en_nb, table: dict, source: str):
             continue
         stale = (entry is not None and "previous" in entry) or cell.get("id") in by_id
         untranslated.append((index, en_nb.cells[index], "stale" if stale else "missing"))
+    figure_alt(ko)   # where MyST-NB reads it
     ko.metadata[METADATA_KEY] = {
         "language": LANGUAGE, "source": source,
         "generated_by": "python -m kernels.publish.translate sync (do not edit: edit the translation table)"}

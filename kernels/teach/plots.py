@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import functools
 import io
+import re
 import textwrap
 from pathlib import Path
 
@@ -37,25 +38,24 @@ from ..measure.timeline import PHASES_KO
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference
-from ..validate import (choice, integer, labelled, record, rows as valid_rows, same_length, sequence,
-                        text, vector)
+from ..validate import (choice, integer, labelled, record, rows as valid_rows, same_length,
+                        sequence, text, vector)
 
 PAGE_WIDTH_IN = 6.88   # the text column: 688 CSS px
 CSS_PX_PER_IN = 100    # the figure's inch on the page
 PAGE_DPI = 200         # PNG pixels per inch: twice the page's, shown at half size
-MIN_FONT_PT = 9.0      # the smallest text in any figure: 12.5 CSS px on the page
+MIN_FONT_PT = 11.5     # the smallest text in any figure: 16 CSS px on the page, 8.3 on a phone
 MATH_SHRINK = 0.7      # mathtext draws a superscript at 0.7 of its text's size
-PAGE_RC = {"font.size": 10, "axes.titlesize": 10, "axes.labelsize": 10,
+PAGE_RC = {"font.size": MIN_FONT_PT, "axes.titlesize": 12, "axes.labelsize": MIN_FONT_PT,
            "xtick.labelsize": MIN_FONT_PT, "ytick.labelsize": MIN_FONT_PT,
            "legend.fontsize": MIN_FONT_PT, "legend.title_fontsize": MIN_FONT_PT,
-           "figure.titlesize": 10, "figure.facecolor": "white", "axes.facecolor": "white",
+           "figure.titlesize": 12, "figure.facecolor": "white", "axes.facecolor": "white",
            "savefig.facecolor": "white", "savefig.transparent": False, "text.color": "black",
            "axes.labelcolor": "black", "xtick.color": "black", "ytick.color": "black",
            "font.family": ["DejaVu Sans", "Book Hangul"]}   # Hangul from the second
 FONT = Path(__file__).with_name("fonts") / "BookHangul-Regular.ttf"
 mpl.font_manager.fontManager.addfont(str(FONT))
-TITLE_CHARS = 88       # a 10 pt title line across the page
-LOG2_TICK_PT = 11      # "2^14", "10^-7" tick labels: their exponent drawn at 0.7 of this, 7.7 pt
+TITLE_CHARS = 72       # a 12 pt title line across the page
 
 TILE_COLOURS = ["#8ecae6", "#ffb703", "#90be6d", "#f28482", "#b8b8ff", "#f6bd60"]
 _DRAWING = ["en"]      # the language of the figure being drawn (the last entry)
@@ -85,6 +85,8 @@ class PageFigure(Figure):
     it again in another edition's language (set by the figure functions)."""
 
     editions = None
+    # what the figure shows, in words, for a reader who cannot see it (set by each function)
+    alt = ""
 
     def min_text_px(self, dpi: float = PAGE_DPI) -> float:
         """The smallest visible text (ticks, legends, titles, labels, annotations), in pixels of
@@ -108,10 +110,12 @@ class PageFigure(Figure):
     def _ipython_display_(self):
         from IPython.display import display
 
-        def shown(fig):
-            return {"image/png": base64.b64encode(fig.png()).decode("ascii"), "text/plain": repr(fig)}
+        def shown(fig):   # its words as the text: what a reader without the image gets
+            return {"image/png": base64.b64encode(fig.png()).decode("ascii"),
+                    "text/plain": fig.alt or repr(fig)}
         here = language()
-        metadata = {"image/png": {"width": round(self.get_figwidth() * CSS_PX_PER_IN)}}
+        metadata = {"image/png": {"width": round(self.get_figwidth() * CSS_PX_PER_IN),
+                                  "alt": self.alt}}
         if self.editions is not None:   # the other editions' PNGs, for translate sync
             metadata[KEY] = {"editions": {lang: shown(self.editions(lang))
                                           for lang in LANGUAGES if lang != here}}
@@ -153,12 +157,13 @@ def _title(s: str, width: int = TITLE_CHARS) -> str:
 
 
 def _log2_axis(ax, values) -> None:
-    """A base-2 log x axis with one tick per power of two in ``values``, as 2^p."""
+    """A base-2 log x axis with one tick per power of two in ``values``, labelled p (no
+    superscripts: they would be drawn at 0.7 of the text's size)."""
     ax.set_xscale("log", base=2)
     powers = sorted({int(round(np.log2(v))) for v in values})
     step = 1 if len(powers) <= 8 else 2
     ticks = [2 ** p for p in powers[::step]]
-    ax.set_xticks(ticks, [f"$2^{{{p}}}$" for p in powers[::step]], fontsize=LOG2_TICK_PT)
+    ax.set_xticks(ticks, [str(p) for p in powers[::step]])
     ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
 
 
@@ -214,16 +219,23 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
     ax.set_xlabel(_t("global index i", "전역 인덱스 i"))
     for side in ("left", "right", "top"):
         ax.spines[side].set_visible(False)
-    ax.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="////",
-                             label=_t("halo copied from a neighbour tile",
-                                      "이웃 타일에서 복사한 헤일로")),
-                       Patch(fc="white", ec="black", hatch="xxx", label=_t("outside the vector: zero", "벡터 바깥: 0"))],
-              loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False,
-              handlelength=1.6)
-    ax.set_title(_t(f"n = {n}, tile = {tile}, K = {k}: halo {left} left + {right} right, "
+    fig.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="////",
+                              label=_t("halo copied from a neighbour tile",
+                                       "이웃 타일에서 복사한 헤일로")),
+                        Patch(fc="white", ec="black", hatch="xxx",
+                              label=_t("outside the vector: zero", "벡터 바깥: 0"))],
+               loc="outside lower center", ncol=2, frameon=False, handlelength=1.6)
+    ax.set_title(_title(_t(f"n = {n}, tile = {tile}, K = {k}: halo {left} left + {right} right, "
                     f"buffer {tile + k - 1} floats per block",
                     f"n = {n}, 타일 = {tile}, K = {k}: 헤일로 왼쪽 {left} + 오른쪽 {right}, "
-                    f"블록마다 버퍼 float {tile + k - 1}개"), pad=20)
+                    f"블록마다 버퍼 float {tile + k - 1}개")))
+    fig.alt = _t(f"The vector x of {n} floats cut into {rows} tiles of {tile}; under it, each "
+                 f"block's shared buffer of {tile + k - 1} floats: its tile, {left} halo cells "
+                 f"copied from the tile on its left and {right} from the one on its right, zeros "
+                 "outside the vector.",
+                 f"float {n}개인 벡터 x를 {tile}개씩 타일 {rows}개로 나눈 그림. 그 아래에 블록마다 float "
+                 f"{tile + k - 1}개짜리 공유 버퍼: 자기 타일, 왼쪽 타일에서 복사한 헤일로 {left}칸과 오른쪽 "
+                 f"타일에서 복사한 {right}칸, 벡터 바깥은 0.")
     return fig
 
 
@@ -263,13 +275,15 @@ def plot_error_map(outputs: dict, x, w, tile: int):
         if hist is not None and wrong[name].any():
             counts = np.bincount(np.flatnonzero(wrong[name]) % tile, minlength=tile)
             hist.bar(np.arange(tile), counts, width=1.0, alpha=0.7, color=colour, label=name)
-    ax.plot(np.arange(n), bound, color="black", lw=0.8, label=_t("float32 rounding bound", "float32 반올림 오차 한계"))
+    ax.plot(np.arange(n), bound, color="black", lw=0.8,
+            label=_t("float32 rounding bound", "float32 반올림 오차 한계"))
     for b in range(0, n, tile):
         ax.axvline(b, color="grey", lw=0.3, alpha=0.5)
     ax.set_yscale("log")
-    ax.tick_params(axis="y", labelsize=LOG2_TICK_PT)   # 10^-7: its exponent at 0.7 of this
+    ax.yaxis.set_major_formatter(lambda v, _: f"1e{np.log10(v):.0f}")   # no superscripts
     ax.set_xlim(0, n)
-    ax.set_xlabel(_t("output index i (grey lines: tile boundaries)", "출력 인덱스 i (회색 선: 타일 경계)"))
+    ax.set_xlabel(_t("output index i (grey lines: tile boundaries)",
+                     "출력 인덱스 i (회색 선: 타일 경계)"))
     ax.set_ylabel(_t("|y[i] − reference[i]|", "|y[i] − 기준값[i]|"))
     ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False, markerscale=2.5,
               borderaxespad=0.2)
@@ -283,6 +297,16 @@ def plot_error_map(outputs: dict, x, w, tile: int):
         hist.set_ylabel(_t("wrong outputs", "틀린 출력"))
         hist.set_title(_t("where the wrong outputs fall inside a tile (colours as above)",
                           "타일 안에서 틀린 출력의 위치(색은 위와 같음)"), loc="left")
+    said = []
+    for name, m in wrong.items():
+        where = sorted({int(i) for i in np.flatnonzero(m) % tile})
+        at = ", ".join(map(str, where)) if len(where) <= 6 else ""
+        said.append(_t(f"{name}: {m.sum()} wrong"
+                       + (f", at positions {at} of each tile" if at else ""),
+                       f"{name}: {m.sum()}개 틀림" + (f"(타일 안 위치 {at})" if at else "")))
+    fig.alt = _t(f"The error of each of {n} outputs against the float32 rounding bound, log "
+                 "scale. ",
+                 f"출력 {n}개 각각의 오차와 float32 반올림 오차 한계, 로그 눈금. ") + "; ".join(said) + "."
     return fig
 
 
@@ -291,7 +315,7 @@ PHASE_COLOURS = {"tile load": "#8ecae6", "taps load": "#ffb703", "wait": "#8c8c8
 # In the model, a lane holds the tile load above, and the taps' "taps load" then the wait below.
 _SUBLANE = {"tile load": (0.05, 0.38), "taps load": (0.47, 0.38), "wait": (0.47, 0.38)}
 PHASE_KO = {**PHASES_KO, "block": "블록", "cycles": "사이클"}   # and the lanes' and the unit's
-LANE_IN = (0.19, 0.155)   # inches per lane (a 9 pt label each): up to 10 lanes a panel, more
+LANE_IN = (0.22, 0.18)   # inches per lane (an 11.5 pt label each): up to 10 lanes a panel, more
 
 
 @_on_page
@@ -305,9 +329,9 @@ def plot_schedules(*schedules):
     for i, sched in enumerate(schedules):
         if not isinstance(sched, Schedule):
             raise TypeError(f"schedules[{i}] must be a timeline.Schedule, got "
-                            f"{type(sched).__name__}" + (": pass them as separate arguments, "
-                                                          "plot_schedules(*schedules)"
-                                                          if isinstance(sched, (list, tuple)) else ""))
+                            f"{type(sched).__name__}"
+                            + (": pass them as separate arguments, plot_schedules(*schedules)"
+                               if isinstance(sched, (list, tuple)) else ""))
         if not sched.bars:
             raise ValueError(f"schedules[{i}] ({sched.title!r}) has no bars")
     lanes = [1 + max(b.lane for b in s.bars) for s in schedules]
@@ -315,25 +339,36 @@ def plot_schedules(*schedules):
     axes = fig.subplots(len(schedules), 1, sharex=True, squeeze=False,
                         height_ratios=[n + 1.5 for n in lanes])[:, 0]
     for ax, sched, n in zip(axes, schedules, lanes):
+        labels = sched.meta.get("labels", {})
+        names = [labels.get(i, f"{_word(sched.lane_label)} {i}") for i in range(n)]
+        # rows in the order of the numbers in the lanes' names: SM 0, SM 0.1, SM 0.2, SM 1, ...
+        order = sorted(range(n), key=lambda i: [int(d) for d in re.findall(r"\d+", names[i])])
+        row = {lane: r for r, lane in enumerate(order)}
         for bar in sched.bars:
             low, height = (_SUBLANE.get(bar.phase, (0.05, 0.8)) if sched.lane_label == "block"
                            else (0.05, 0.8))
-            ax.broken_barh([(bar.start, bar.duration)], (bar.lane + low, height),
+            ax.broken_barh([(bar.start, bar.duration)], (row[bar.lane] + low, height),
                            facecolors=PHASE_COLOURS[bar.phase], edgecolor="white", lw=0.2)
-        labels = sched.meta.get("labels", {})
-        ax.set_yticks([i + 0.45 for i in range(n)],
-                      [labels.get(i, f"{_word(sched.lane_label)} {i}") for i in range(n)])
+        ax.set_yticks([i + 0.45 for i in range(n)], [names[i] for i in order])
         ax.tick_params(axis="y", length=0)
         ax.set_ylim(-0.2, n + 0.1)
         ax.invert_yaxis()
         unit = _word(sched.unit)
-        ax.set_title(f"{_of(sched.title)}: {sched.total:.4g}{'' if unit == '사이클' else ' '}{unit}",
+        ax.set_title(_title(_of(sched.title)
+                            + _t(f": all done at {sched.total:.3g} {unit}",
+                                 f": {sched.total:.3g}{'' if unit == '사이클' else ' '}"
+                                 f"{unit}에 모두 끝남")),
                      loc="left")
     axes[-1].set_xlabel(_t(f"time ({schedules[0].unit})", f"시간({_word(schedules[0].unit)})"))
     axes[-1].set_xlim(left=0)
     fig.legend(handles=[Patch(fc=c, label=_word(p)) for p, c in PHASE_COLOURS.items()],
                loc="outside upper center", ncol=5, frameon=False, handlelength=1.4,
                columnspacing=1.2)
+    fig.alt = _t("Timelines of each block's phases (tile load, taps load, wait, barrier, "
+                 "compute). ",
+                 "블록마다 단계(타일 로드, 탭 로드, 대기, 배리어, 계산)를 시간 순으로 그린 그림. ") + "; ".join(
+        _of(s.title) + _t(f": all done at {s.total:.3g} {_word(s.unit)}",
+                          f": {s.total:.3g} {_word(s.unit)}에 모두 끝남") for s in schedules) + "."
     return fig
 
 
@@ -349,12 +384,15 @@ def _n_label(n: int) -> str:
 
 
 # The bandwidth figure's panels: asynchronous copies; plain loads and the libraries' kernels.
-BANDWIDTH_PANELS = (("asynchronous copies (cp.async, bulk copy)", "비동기 복사(cp.async, 벌크 복사)"),
-                    ("plain loads, and the libraries' convolutions", "일반 로드와 라이브러리의 합성곱"))
+BANDWIDTH_PANELS = (("asynchronous copies (cp.async, bulk copy)",
+                     "비동기 복사(cp.async, 벌크 복사)"),
+                    ("plain loads, and the libraries' convolutions",
+                     "일반 로드와 라이브러리의 합성곱"))
 SERIES_COLOURS = {"puzzle28": "#d62728", "async_halo": "#1f77b4", "pipelined": "#2ca02c",
-                  "bulk": "#9467bd", "naive": "#8c564b", "tiled_sync": "#ff7f0e", "tiled_loads_first": "#393b79",
-                  "vec4": "#17becf", "staged_sync": "#e377c2", "warp_specialized": "#b8860b",
-                  "cupyx.ndimage.correlate1d": "#7f7f7f", "torch.conv1d": "#bcbd22"}
+                  "bulk": "#9467bd", "naive": "#8c564b", "tiled_sync": "#ff7f0e",
+                  "tiled_loads_first": "#393b79", "vec4": "#17becf", "staged_sync": "#e377c2",
+                  "warp_specialized": "#b8860b", "cupyx.ndimage.correlate1d": "#7f7f7f",
+                  "torch.conv1d": "#bcbd22"}
 
 
 SERIES_MARKERS = {"pipelined": "o", "bulk": "D", "warp_specialized": "v", "vec4": "s",
@@ -384,7 +422,7 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     names = list(dict.fromkeys(r["name"] for r in rows))
     groups = ([v for v in names if v in V.NAMES and V.get(v).asynchronous],
               [v for v in names if v != "copy" and not (v in V.NAMES and V.get(v).asynchronous)])
-    fig = page_figure(5.8)
+    fig = page_figure(8.6)
     axes = fig.subplots(2, 1, sharex=True, sharey=True)
 
     def curve(name):
@@ -393,25 +431,35 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     l2 = result["provenance"].get("l2_bytes")
     for ax, group, title in zip(axes, groups, BANDWIDTH_PANELS):
         if "copy" in names:
-            ax.plot(*curve("copy"), color="black", ls="--", lw=1.8, label=_t("device copy of the same bytes", "같은 바이트의 디바이스 간 복사"))
+            ax.plot(*curve("copy"), color="black", ls="--", lw=1.8,
+                    label=_t("device copy (same bytes)", "디바이스 간 복사(같은 바이트)"))
         for name in group:
             ax.plot(*curve(name), label=name, **_series_style(name))
-        if l2:
-            ax.axvline(l2 / 8, color="grey", lw=0.8, ls=":")
+        if l2:   # in the legend, not on the curves
+            ax.axvline(l2 / 8, color="grey", lw=1.2, ls=":",
+                       label=_t("right of it, x and y outgrow the L2", "이 선 오른쪽: x, y가 L2보다 큼"))
         ax.set_title(_t(*title), loc="left")
         ax.set_ylabel("GB/s")
         ax.grid(alpha=0.3)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0)
+        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.03 if ax is axes[0] else -0.2), ncol=2,
+                  frameon=False, borderaxespad=0, columnspacing=1.0, handlelength=1.8)
     _log2_axis(axes[-1], [r["n"] for r in rows])
-    axes[-1].set_xlabel(_t("N (float32 elements); the working set is 8 N bytes",
-                           "N (float32 원소 수). 작업 집합은 8 N 바이트"))
-    if l2:   # low in the panel, where no curve runs at large N
-        axes[0].text(l2 / 8, 0.05, _t(" x and y outgrow\n the L2 (dotted)", " x, y가 L2보다\n 커짐(점선)"),
-                     transform=axes[0].get_xaxis_transform(), va="bottom")
+    axes[-1].set_xlabel(_t("log₂ N (N float32 elements; 8 N bytes moved)",
+                           "log₂ N (float32 원소 N개, 8 N 바이트 이동)"))
     fig.suptitle("\n".join([_t(f"K = {k}: GB/s = 8 N bytes / kernel time.",
                                f"K = {k}: GB/s = 8 N 바이트 / 커널 시간."),
                             *_title(_of(label)).split("\n")]),
                  x=0.0, ha="left")
+    last = max(r["n"] for r in rows)
+    at = sorted(((r["gbps"], r["name"]) for r in rows if r["n"] == last), reverse=True)
+    fig.alt = _t(f"GB/s against N from 2^{int(np.log2(min(r['n'] for r in rows)))} to "
+                 f"2^{int(np.log2(last))} at K = {k}, each kernel beside a device copy of the "
+                 f"same bytes. At N = 2^{int(np.log2(last))}: ",
+                 f"K = {k}에서 N에 따른 GB/s, N = 2^{int(np.log2(min(r['n'] for r in rows)))}~"
+                 f"2^{int(np.log2(last))}, 커널마다 같은 바이트의 디바이스 간 복사와 함께. "
+                 f"N = 2^{int(np.log2(last))}에서: ") + ", ".join(
+        f"{_t('device copy', '디바이스 간 복사') if name == 'copy' else name} {g:.0f}"
+        for g, name in at) + " GB/s."
     return fig
 
 
@@ -442,13 +490,22 @@ def plot_stage_sweep(result: dict, label: str = ""):
     twin = ax.twinx()
     from ..measure.recorded import bytes_in_flight
     line, = twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-",
-                      color="#d1495b", label=_t("KiB in flight per SM (right axis)", "SM당 진행 중인 KiB(오른쪽 축)"))
+                      color="#d1495b", label=_t("KiB in flight per SM (right axis)",
+                                                "SM당 진행 중인 KiB(오른쪽 축)"))
     twin.set_ylabel(_t("KiB requested per SM\n(while waiting)", "SM당 요청해 두고\n기다리는 KiB"))
-    twin.set_ylim(0, None)
+    twin.set_ylim(0, 1.6 * max(line.get_ydata()))   # its markers below the copy's line
     fig.legend(handles=[bars, roof, line], loc="outside lower center", ncol=3, frameon=False,
                columnspacing=1.0, handlelength=1.5)
     ax.set_title(_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, "
-                        + _t("tile", "타일") + f" {rows[0]['config']['tile']}. {_of(label)}"), loc="left")
+                        + _t("tile", "타일") + f" {rows[0]['config']['tile']}. {_of(label)}"),
+                 loc="left")
+    gbps = ", ".join(f"{r['gbps']:.0f}" for r in rows)
+    kib = ", ".join(f"{v:.0f}" for v in line.get_ydata())
+    fig.alt = _t(f"pipelined's GB/s for {stages[0]} to {stages[-1]} stages ({gbps}) beside the "
+                 f"device copy's {roof.get_ydata()[0]:.0f} GB/s, and the KiB each SM has in "
+                 f"flight ({kib}).",
+                 f"스테이지 {stages[0]}~{stages[-1]}개일 때 pipelined의 GB/s({gbps})와 디바이스 간 복사의 "
+                 f"{roof.get_ydata()[0]:.0f} GB/s, SM마다 진행 중인 KiB({kib}).")
     return fig
 
 
@@ -459,8 +516,9 @@ ZOOM = (0.96, 1.6)   # the roofline's lower panel: the few percent that chapter 
 def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     """Each variant's time over the bound (the larger of the copy and the FMA time, 1.0: the
     dashed line) against the number of taps K, on a log2 axis: one line per variant, error bars
-    from the interquartile range, from a roofline recording (``python -m kernels.measure.roofline``).
-    ``variants``: which to draw (default: every one recorded at ``n``)."""
+    from the interquartile range, from a roofline recording
+    (``python -m kernels.measure.roofline``). ``variants``: which to draw (default: every one
+    recorded at ``n``)."""
     from ..measure.recorded import roofline_rows
     label = text("label", label)
     by_variant = roofline_rows(rec, n)
@@ -471,7 +529,7 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
             raise ValueError(f"the recording has no rows of {', '.join(absent)} at n = {n}: it "
                              f"has {', '.join(by_variant)}")
         by_variant = {v: by_variant[v] for v in variants}
-    fig = page_figure(6.0)
+    fig = page_figure(8.2)
     axes = fig.subplots(2, 1, sharex=True, height_ratios=[1, 1.3])
     for ax in axes:
         for name, rows in by_variant.items():
@@ -504,14 +562,28 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
     ax.set_xlabel(_t("K (taps)", "K (탭 수)"))
     ax.set_ylabel(_t("time / bound", "시간 / 상한"))
-    top.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0,
-               title=_t("solid: asynchronous copies\ndotted: plain loads", "실선: 비동기 복사\n점선: 일반 로드"),
+    fig.legend(handles=top.get_legend_handles_labels()[0], loc="outside lower left", ncol=2,
+               frameon=False, columnspacing=1.0, handlelength=1.8,
+               title=_t("solid: asynchronous copies; dotted: plain loads",
+                        "실선: 비동기 복사, 점선: 일반 로드"),
                alignment="left")
     device = rec["provenance"].get("device")
-    where = "" if device and device in label else _t(f" on {device}", f", {device}")   # the label may name it
+    # the label may name it
+    where = "" if device and device in label else _t(f" on {device}", f", {device}")
     top.set_title(_title(f"N = {_n_label(n)}{where}. {_of(label)}"), loc="left")
     for a in axes:
         a.grid(alpha=0.3)
+    near = {}   # the largest K up to which each variant stays within 1.1 of the bound
+    for name, rows in by_variant.items():
+        ks = [r["k"] for r in rows if r["ratio"] <= 1.1]
+        near.setdefault(max(ks, default=0), []).append(name)
+    fig.alt = _t(f"Time over the bound for each kernel at N = 2^{int(np.log2(n))}, K from "
+                 f"{all_ks[0]} to {all_ks[-1]}. Within 1.1 of the bound ",
+                 f"N = 2^{int(np.log2(n))}, K = {all_ks[0]}~{all_ks[-1]}에서 커널마다 "
+                 "시간 / 상한. 상한의 1.1배 안: ") + "; ".join(
+        (_t(f"up to K = {k}: ", f"K = {k}까지 ") if k else _t("never: ", "한 번도 없음: "))
+        + ", ".join(names)
+        for k, names in sorted(near.items(), reverse=True)) + "."
     return fig
 
 
@@ -520,59 +592,115 @@ HANDOFFS = ("mbarrier", "pipeline")
 
 @_on_page
 def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
-    """The ring of ``stages`` buffers over time, for one block's first ``tiles`` tiles: tile i
-    goes into buffer s = i % stages in round r = i // stages. ``kind`` "mbarrier" (chapter 05):
-    the producer warp fills it after its wait on empty[s] for parity (r & 1) ^ 1, the compute
-    warps read it after their wait on full[s] for parity r & 1; an arrow is a phase completing.
-    "pipeline" (chapter 03's double buffer): every thread's cp.async batch is in flight while the
-    block computes the tile before it; an arrow is a wait and a barrier."""
+    """The ring of ``stages`` buffers (one column each) over time (down), for one block's first
+    ``tiles`` tiles: tile i goes into buffer s = i % stages in round r = i // stages, its copy in
+    flight (hatched) until its wait, then computed (solid) until its release. ``kind``
+    "pipeline" (pipelined.cu; chapter 03's double buffer is its two-stage case): the prologue
+    issues tiles 0 to stages - 2, each iteration issues one more, waits and meets at
+    __syncthreads() (block-wide lines). "mbarrier" (warp_specialized.cu): the producer warp
+    fills buffer s after its wait on empty[s] for parity (r & 1) ^ 1 (round 0's returns at once),
+    the compute warps read it after theirs on full[s] for parity r & 1."""
     stages, tiles = integer("stages", stages, 1, 4), integer("tiles", tiles, 1, 6)
     kind = choice("kind", kind, HANDOFFS)
-    fig = page_figure(2.6)
-    ax = fig.subplots()
+    pipeline = kind == "pipeline"
     full, empty = "#2a9d8f", "#e76f51"
-    if kind == "mbarrier":
-        lanes = (_t("compute warps", "계산 워프"), _t("producer warp", "프로듀서 워프"))
-        waits = (lambda s, r: f"full[{s}] p={r & 1}", lambda s, r: f"empty[{s}] p={(r & 1) ^ 1}")
-        arrows = (_t("full[s] completes: the bytes have landed", "full[s] 완료: 바이트가 도착함"),
-                  _t("empty[s] completes: every warp has read", "empty[s] 완료: 모든 워프가 다 읽음"))
-        title = _t(f"{stages} stages, {tiles} tiles: each wait names the phase parity it waits for (p)",
-                   f"스테이지 {stages}개, 타일 {tiles}개: 기다릴 때마다 페이즈 패리티(p)를 지정합니다")
+    ready = [i + 0.3 for i in range(tiles)]     # the wait returns: tile i is computed
+    done = [i + 0.9 for i in range(tiles)]      # its release: buffer i % stages may be refilled
+    if pipeline:
+        # the prologue issues the first stages - 1 tiles, iteration i - stages + 1 tile i
+        issued = [-0.7 if i < stages - 1 else i - stages + 1.05 for i in range(tiles)]
     else:
-        lanes = (_t("compute", "계산"), _t("copies in flight", "진행 중인 복사"))
-        waits = (lambda s, r: "wait + sync", lambda s, r: "commit")
-        arrows = (_t("its batch has landed: wait, then __syncthreads()",
-                     "배치 도착: 기다린 뒤 __syncthreads()"),
-                  _t("every thread has read it: __syncthreads()",
-                     "모든 스레드가 다 읽음: __syncthreads()"))
-        title = _t(f"{stages} buffers, {tiles} tiles: the next tile's copy is in flight while this "
-                   "one is computed",
-                   f"버퍼 {stages}개, 타일 {tiles}개: 이 타일을 계산하는 동안 다음 타일의 복사가 진행됩니다")
+        # the producer runs ahead: round 0 at once, then after each release
+        issued = [-0.7 + 0.2 * i if i < stages else done[i - stages] + 0.05 for i in range(tiles)]
+    fig = page_figure(1.9 + 0.62 * (tiles + 1))
+    ax = fig.subplots()
     for i in range(tiles):
         s, r = i % stages, i // stages
-        for lane, start in ((1, i), (0, i + 1)):
-            ax.add_patch(Rectangle((start + 0.03, lane + 0.1), 0.9, 0.75,
-                                   fc=_tile_colour(s), ec="black", lw=0.6))
-            ax.text(start + 0.48, lane + 0.62, _t(f"tile {i} → buf {s}", f"타일 {i} → 버퍼 {s}"),
-                    ha="center", va="center", fontsize=MIN_FONT_PT)
-            ax.text(start + 0.48, lane + 0.32, waits[lane](s, r), ha="center", va="center",
-                    fontsize=MIN_FONT_PT, family="monospace")
-        ax.annotate("", xy=(i + 1.1, 0.75), xytext=(i + 0.9, 1.2),
-                    arrowprops=dict(arrowstyle="->", color=full, lw=1.6))
-        if i + stages < tiles:
-            ax.annotate("", xy=(i + stages + 0.1, 1.25), xytext=(i + 1.9, 0.7),
-                        arrowprops=dict(arrowstyle="->", color=empty, lw=1.6,
-                                        connectionstyle="arc3,rad=-0.25"))
-    ax.set_xlim(0, tiles + 1)
-    ax.set_ylim(0, 2)
-    ax.set_yticks([0.47, 1.47], lanes)
-    ax.set_xticks([])
-    ax.tick_params(axis="y", length=0)
-    for side in ("top", "right", "bottom"):
+        c = _tile_colour(i)
+        ax.add_patch(Rectangle((s + 0.06, issued[i]), 0.88, ready[i] - issued[i], fc=c, alpha=0.45,
+                               hatch="///", ec="black", lw=0.6))
+        ax.add_patch(Rectangle((s + 0.06, ready[i]), 0.88, done[i] - ready[i], fc=c, ec="black",
+                               lw=0.6))
+        copy = [_t(f"tile {i} in flight", f"타일 {i} 복사 중")]
+        compute = [_t(f"compute tile {i}", f"타일 {i} 계산")]
+        if not pipeline:
+            copy.insert(0, f"wait empty[{s}] p={(r & 1) ^ 1}" + _t(": at once", ": 즉시") * (r == 0))
+            compute.insert(0, f"wait full[{s}] p={r & 1}")
+        for y, lines in ((issued[i] + 0.04, copy), (ready[i] + 0.04, compute)):
+            for k, line in enumerate(lines):
+                ax.text(s + 0.5, y + 0.27 * k, line, ha="center", va="top",
+                        family=(["DejaVu Sans Mono", "Book Hangul"] if line.startswith("wait")
+                                else None),
+                        bbox=dict(fc="white", ec="none", alpha=0.75, pad=0.5))
+        for y, colour in ((ready[i], full), (done[i], empty)):   # the wait, the release
+            ax.plot([0, stages] if pipeline else [s + 0.02, s + 0.98], [y, y], color=colour,
+                    lw=2.2)
+    ax.set_xlim(0, stages)
+    ax.set_ylim(tiles, -1)
+    ax.xaxis.tick_top()
+    ax.set_xticks([s + 0.5 for s in range(stages)],
+                  [_t(f"buffer {s}", f"버퍼 {s}") for s in range(stages)])
+    rows = [_t("prologue", "프롤로그") if pipeline else _t("start", "시작")]
+    ax.set_yticks([r + 0.5 for r in range(-1, tiles)],
+                  rows + ([_t(f"iteration {i}", f"반복 {i}") for i in range(tiles)] if pipeline
+                          else [""] * tiles))
+    ax.tick_params(length=0)
+    for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
-    ax.set_xlabel(_t("time →", "시간 →"))
-    ax.set_title(_title(title), loc="left")
-    fig.legend(handles=[mpl.lines.Line2D([], [], color=c, lw=1.6, label=label)
-                        for c, label in zip((full, empty), arrows)],
-               loc="outside lower center", ncol=2, frameon=False)
+    if pipeline:
+        title = _t(f"{stages} buffers: tile t uses buffer t mod {stages}; each iteration issues "
+                   f"one tile, waits for the oldest and computes it",
+                   f"버퍼 {stages}개: 타일 t는 버퍼 t mod {stages}을 씁니다. 반복마다 타일 하나를 "
+                   "요청하고, 가장 오래된 타일을 기다려 계산합니다")
+        lines = (_t("wait for this tile's copies, then __syncthreads()",
+                    "이 타일의 복사를 기다린 뒤 __syncthreads()"),
+                 _t("__syncthreads(): nobody reads the buffer, it may be refilled",
+                    "__syncthreads(): 아무도 버퍼를 읽지 않으니 다시 채울 수 있음"))
+        bars = (_t("cp.async copies in flight", "진행 중인 cp.async 복사"),
+                _t("compute (every thread)", "계산(모든 스레드)"))
+    else:
+        title = _t(f"{stages} stages: each wait names the phase parity it waits for (p). A fresh "
+                   "mbarrier counts the phase before its first as complete (parity 1)",
+                   f"스테이지 {stages}개: 기다릴 때마다 페이즈 패리티(p)를 지정합니다. 새 mbarrier는 "
+                   "첫 페이즈 이전 페이즈를 완료로 칩니다(패리티 1)")
+        lines = (_t("full[s] completes: the bytes have landed", "full[s] 완료: 바이트가 도착함"),
+                 _t("empty[s] completes: every compute thread arrived",
+                    "empty[s] 완료: 모든 계산 스레드가 도착함"))
+        bars = (_t("producer warp: bulk copy in flight", "프로듀서 워프: 진행 중인 벌크 복사"),
+                _t("compute warps", "계산 워프"))
+    ax.set_title(_title(title, TITLE_CHARS), loc="left")
+    fig.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="///", label=bars[0]),
+                        Patch(fc="#999999", ec="black", label=bars[1])]
+                       + [mpl.lines.Line2D([], [], color=c, lw=2.2, label=label)
+                          for c, label in zip((full, empty), lines)],
+               loc="outside lower left", ncol=1, frameon=False)
+    first = "0" if stages <= 2 else f"0~{stages - 2}"   # the prologue's tiles
+    if pipeline:
+        fig.alt = _t(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
+                     f"{tiles - 1}: tile t goes into buffer t mod {stages}. The prologue issues "
+                     f"the copies of tile{'s' * (stages > 2)} {first.replace('~', ' to ')}; each "
+                     "iteration issues one more into the buffer freed by the iteration before, "
+                     "waits for its oldest tile and meets at __syncthreads(), computes it, and "
+                     "meets at __syncthreads() again before that buffer is refilled: while tile "
+                     "t is computed, "
+                     + ("tile t + 1 is" if stages == 2
+                        else f"tiles t + 1 to t + {stages - 1} are") + " in flight.",
+                     f"공유 버퍼 {stages}개(열)를 시간 순(아래로)으로 그린 그림, 타일 0~{tiles - 1}: 타일 t는 "
+                     f"버퍼 t mod {stages}에 들어갑니다. 프롤로그가 타일 {first}의 복사를 요청하고, "
+                     "반복마다 이전 반복이 비운 버퍼에 하나를 더 요청한 뒤, 가장 오래된 타일을 기다려 "
+                     "__syncthreads()에서 만나고, 계산하고, 그 버퍼를 다시 채우기 전에 __syncthreads()에서 "
+                     f"또 만납니다. 타일 하나를 계산하는 동안 다음 타일 {stages - 1}개의 복사가 진행 중입니다.")
+    else:
+        fig.alt = _t(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
+                     f"{tiles - 1}: tile i uses buffer s = i mod {stages} in round "
+                     f"r = i / {stages}. The producer warp waits on empty[s] for parity "
+                     "(r + 1) mod 2, which in round 0 returns at once (a fresh mbarrier counts "
+                     "the phase before its first as complete), then starts the bulk copy; the "
+                     "compute warps wait on full[s] for parity r mod 2, compute, and every "
+                     "compute thread arrives on empty[s].",
+                     f"공유 버퍼 {stages}개(열)를 시간 순(아래로)으로 그린 그림, 타일 0~{tiles - 1}: 타일 i는 "
+                     f"라운드 r = i / {stages}에서 버퍼 s = i mod {stages}를 씁니다. 프로듀서 워프는 empty[s]를 "
+                     "패리티 (r + 1) mod 2로 기다리고(라운드 0에서는 즉시 반환: 새 mbarrier는 첫 페이즈 이전 "
+                     "페이즈를 완료로 칩니다) 벌크 복사를 시작합니다. 계산 워프는 full[s]를 패리티 r mod 2로 "
+                     "기다려 계산하고, 모든 계산 스레드가 empty[s]에 도착합니다.")
     return fig
