@@ -54,7 +54,17 @@
   /* 3. Search results: Sphinx quotes each page's text from its [role=main], which in this theme
      begins with the header's buttons (".ipynb", ".pdf") and the page's table of contents, so a
      summary could read "....pdf Halo regions Contents ...". Quote the article only, without the
-     link to the other edition. (Registered before searchtools.js registers its own start.) */
+     link to the other edition, its formulas as plain text. (Registered before searchtools.js
+     registers its own start.) */
+  /* A formula as a summary can quote it: "\\(N = 2^{24}\\)" reads "N = 2^24" (no MathJax there). */
+  var SYMBOLS = {lfloor: "⌊", rfloor: "⌋", lceil: "⌈", rceil: "⌉", times: "×", cdot: "·",
+                 le: "≤", ge: "≥", sum: "Σ", ldots: "…", approx: "≈"};
+  function plainTeX(tex) {
+    return tex.replace(/\\[()[\]]|[{}]/g, "").replace(/\\,/g, " ")
+              .replace(/\\([a-zA-Z]+) ?/g, function (_, name) { return SYMBOLS[name] || name + " "; });
+  }
+  window.plainTeX = plainTeX;   // the book's browser test quotes the article with it
+
   function quoteTheArticleOnly() {
     if (typeof Search === "undefined" || !Search.htmlToText || Search._articleOnly) return;
     var original = Search.htmlToText;
@@ -63,6 +73,7 @@
       var article = doc.querySelector('[role="main"] article.bd-article');
       if (!article) return original(htmlString, anchor);
       article.querySelectorAll(".edition-link").forEach(function (el) { el.remove(); });
+      article.querySelectorAll(".math").forEach(function (el) { el.textContent = plainTeX(el.textContent); });
       return original('<div role="main">' + article.outerHTML + "</div>", anchor);
     };
     Search._articleOnly = true;
