@@ -1,8 +1,10 @@
 // Variant 4 — async_halo: Puzzle 28 done right.
-// The block copies its tile AND both halos into shared memory asynchronously (cp.async on sm_80+;
-// a synchronous copy on older GPUs), loads the taps while the copy is in flight, then
-// waits, synchronises and computes every output from shared memory.
-// Compared with tiled_sync.cu only Phase 1 (async copy) and Phase 3 (wait) change.
+// The block copies its tile AND both halos into shared memory asynchronously
+// (cp.async on sm_80+; a synchronous copy on older GPUs), loads the taps
+// while the copy is in flight, then waits, synchronises and computes
+// every output from shared memory.
+// Compared with tiled_sync.cu only Phase 1 (async copy) and
+// Phase 3 (wait) change.
 #include <cuda/pipeline>
 #include "conv1d_common.cuh"
 
@@ -16,19 +18,23 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
 
     const int tile_start = blockIdx.x * CONV_TILE;   // first output of this block
     const int buf_start = tile_start - CONV_HALO;    // global index of x_s[0]
-    auto pipe = cuda::make_pipeline();               // this thread's queue of async copies
+    auto pipe = cuda::make_pipeline();   // this thread's queue of async copies
 
     PHASE(0);
-    // Phase 1: start the asynchronous copy of the tile and its halos. Consecutive threads copy
-    // consecutive elements (coalesced); the few cells outside [0, n) get a plain store of zero.
-    // The loop counts CONV_CELLS rounds, a number the compiler knows, so it unrolls it.
+    // Phase 1: start the asynchronous copy of the tile and its halos. Consecutive
+    // threads copy consecutive elements (coalesced); the few cells outside
+    // [0, n) get a plain store of zero.
+    // The loop counts CONV_CELLS rounds, a number the compiler
+    // knows, so it unrolls it.
     pipe.producer_acquire();
 #pragma unroll CONV_CELLS_UNROLL
     for (int r = 0; r < CONV_CELLS; ++r) {
         const int j = threadIdx.x + r * CONV_THREADS, g = buf_start + j;
         if (j >= CONV_BUF) break;
-        if (g >= 0 && g < n) cuda::memcpy_async(&x_s[j], &x[g], sizeof(float), pipe);
-        else                 x_s[j] = 0.0f;
+        if (g >= 0 && g < n)
+            cuda::memcpy_async(&x_s[j], &x[g], sizeof(float), pipe);
+        else
+            x_s[j] = 0.0f;
     }
     pipe.producer_commit();
 

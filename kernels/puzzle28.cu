@@ -1,8 +1,10 @@
-// Variant 3 — puzzle28: the algorithm of Puzzle 28 exactly as published, bug included.
-// The input tile is copied asynchronously (cp.async on sm_80+) while the threads load the taps;
-// then wait, barrier, compute. But shared memory holds the tile only, no halo: the first and last
-// CONV_HALO outputs of every tile cannot be convolved, and the published code copies the input
-// there instead. Kept to show that error; the correct version is async_halo.cu.
+// Variant 3 — puzzle28: the algorithm of Puzzle 28 exactly as
+// published, bug included.
+// The input tile is copied asynchronously (cp.async on sm_80+) while the threads
+// load the taps; then wait, barrier, compute. But shared memory holds the tile
+// only, no halo: the first and last CONV_HALO outputs of every tile cannot be
+// convolved, and the published code copies the input there instead. Kept to show
+// that error; the correct version is async_halo.cu.
 #include <cuda/pipeline>
 #include "conv1d_common.cuh"
 
@@ -15,11 +17,12 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
     __shared__ float w_s[CONV_K];
 
     const int tile_start = blockIdx.x * CONV_TILE;   // global index of x_s[0]
-    auto pipe = cuda::make_pipeline();               // this thread's queue of async copies
+    auto pipe = cuda::make_pipeline();   // this thread's queue of async copies
 
     PHASE(0);
-    // Phase 1: start the asynchronous copy of this block's input tile (zeros past n). The loop
-    // counts CONV_OUTS rounds (the tile's cells per thread), a number the compiler knows.
+    // Phase 1: start the asynchronous copy of this block's input tile
+    // (zeros past n). The loop counts CONV_OUTS rounds (the tile's cells per
+    // thread), a number the compiler knows.
     pipe.producer_acquire();
 #pragma unroll CONV_OUTS_UNROLL
     for (int r = 0; r < CONV_OUTS; ++r) {
@@ -43,7 +46,8 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
     __syncthreads();
     PHASE(4);
 
-    // Phase 4: compute. Only the interior of the tile has all its neighbours in x_s.
+    // Phase 4: compute. Only the interior of the tile has all
+    // its neighbours in x_s.
 #pragma unroll CONV_OUTS_UNROLL
     for (int o = 0; o < CONV_OUTS; ++o) {
         const int t = threadIdx.x + o * CONV_THREADS, i = tile_start + t;
@@ -55,7 +59,8 @@ extern "C" __global__ void conv1d_puzzle28(const float* __restrict__ x,
                 if (j >= 0 && j < CONV_TILE) acc += x_s[j] * w_s[k];
             }
         } else {
-            acc = x_s[t];   // the published shortcut: "just copy input (no convolution)"
+            // the published shortcut: "just copy input (no convolution)"
+            acc = x_s[t];
         }
         y[i] = acc;
     }

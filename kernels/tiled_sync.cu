@@ -1,9 +1,11 @@
-// Variant 2 — tiled_sync: the block stages its tile and both halos in shared memory with
-// ordinary loads, waits at a barrier, then computes from shared memory.
-// Every input element now comes from DRAM about once per block. A load stalls its warp at the
-// first use of the value (the store to x_s); meanwhile the SM runs its other warps, this block's
-// and other resident blocks'. How much of the wait that hides depends on occupancy (the warps
-// resident per SM): this block itself has nothing else to do until its tile has arrived.
+// Variant 2 — tiled_sync: the block stages its tile and both halos
+// in shared memory with ordinary loads, waits at a barrier, then
+// computes from shared memory.
+// Every input element now comes from DRAM about once per block. A load stalls its
+// warp at the first use of the value (the store to x_s); meanwhile the SM runs
+// its other warps, this block's and other resident blocks'. How much of the wait
+// that hides depends on occupancy (the warps resident per SM): this block itself
+// has nothing else to do until its tile has arrived.
 #include "conv1d_common.cuh"
 
 extern "C" __global__ void conv1d_tiled_sync(const float* __restrict__ x,
@@ -18,20 +20,23 @@ extern "C" __global__ void conv1d_tiled_sync(const float* __restrict__ x,
     const int buf_start = tile_start - CONV_HALO;    // global index of x_s[0]
 
     PHASE(0);
-    // Phase 1: load the input tile and its halos; zeros outside [0, n). Each warp waits for DRAM.
+    // Phase 1: load the input tile and its halos; zeros outside
+    // [0, n). Each warp waits for DRAM.
     for (int j = threadIdx.x; j < CONV_BUF; j += CONV_THREADS) {
         const int g = buf_start + j;
         x_s[j] = (g >= 0 && g < n) ? x[g] : 0.0f;
     }
 
     PHASE(1);
-    // Phase 2: load the taps (w), only once this thread's part of the tile has arrived.
+    // Phase 2: load the taps (w), only once this thread's part
+    // of the tile has arrived.
     for (int k = threadIdx.x; k < CONV_K; k += CONV_THREADS) {
         w_s[k] = w[k];
     }
 
     PHASE(2);
-    // Phase 3: every thread's loads are in shared memory before anyone reads them.
+    // Phase 3: every thread's loads are in shared memory before
+    // anyone reads them.
     PHASE(3);
     __syncthreads();
     PHASE(4);

@@ -1,70 +1,85 @@
-// Variant 7 — warp_specialized (sm_90 and later): a producer warp feeds the compute warps.
-// bulk.cu's block does everything in turn: all its threads wait for a tile, compute it, meet at a
-// block-wide barrier, and only then is the buffer refilled. Here the roles are split. The block
-// has CONV_THREADS compute threads and one more warp, the producer, which does nothing but keep
-// a ring of CONV_STAGES tile buffers full with the bulk copy engine (cp.async.bulk, the 1D form of
-// TMA). Two mbarriers per buffer carry the hand-offs, and no block-wide barrier is left in the
-// loop:
-//   full[s]   the producer's 32 lanes arrive, lane 0 announcing the bytes of its bulk copy
-//             (expect_tx); the phase completes when all have arrived and the bytes have landed:
-//             the compute warps may read buffer s.
-//   empty[s]  every compute thread arrives once it has read buffer s; the phase completes when
-//             all have: the producer may refill it.
-// A block's i-th tile uses buffer s = i % CONV_STAGES in round r = i / CONV_STAGES. An mbarrier
-// counts its phases; a wait names the phase it waits for by its parity (r % 2 for full[s]: the
-// r-th fill). The producer's first round waits for parity 1 on a fresh empty[s], which counts as
-// the phase before the first and is complete at once: every buffer starts empty.
-// The same steps in CUTLASS's PipelineTmaAsync (cutlass/pipeline/sm90_pipeline.hpp), whose names
-// a reader will meet next:
-//   producer_acquire  wait on empty[s], then arrive.expect_tx on full[s] (CUTLASS's full barrier
-//                     counts that one arrival; here the other 31 lanes arrive too, for their plain
-//                     stores at the vector's ends, which CUTLASS's tiled TMA makes unnecessary:
+// Variant 7 — warp_specialized (sm_90 and later): a producer
+// warp feeds the compute warps.
+// bulk.cu's block does everything in turn: all its threads wait for a tile,
+// compute it, meet at a block-wide barrier, and only then is the buffer
+// refilled. Here the roles are split. The block has CONV_THREADS compute
+// threads and one more warp, the producer, which does nothing but keep a ring
+// of CONV_STAGES tile buffers full with the bulk copy engine (cp.async.bulk,
+// the 1D form of TMA). Two mbarriers per buffer carry the hand-offs, and no
+// block-wide barrier is left in the loop:
+//   full[s]   the producer's 32 lanes arrive, lane 0 announcing the bytes of its
+//             bulk copy (expect_tx); the phase completes when all have arrived
+//             and the bytes have landed: the compute warps may read buffer s.
+//   empty[s]  every compute thread arrives once it has read buffer s; the phase
+//             completes when all have: the producer may refill it.
+// A block's i-th tile uses buffer s = i % CONV_STAGES in round
+// r = i / CONV_STAGES. An mbarrier counts its phases; a wait names the phase
+// it waits for by its parity (r % 2 for full[s]: the r-th fill). The producer's
+// first round waits for parity 1 on a fresh empty[s], which counts as the phase
+// before the first and is complete at once: every buffer starts empty.
+// The same steps in CUTLASS's PipelineTmaAsync
+// (cutlass/pipeline/sm90_pipeline.hpp), whose names a reader will meet next:
+//   producer_acquire  wait on empty[s], then arrive.expect_tx on full[s]
+//                     (CUTLASS's full barrier counts that one arrival; here the
+//                     other 31 lanes arrive too, for their plain stores at the
+//                     vector's ends, which CUTLASS's tiled TMA makes unnecessary:
 //                     it fills what lies outside the tensor with zeros)
-//   producer_commit   nothing to do: the copy engine completes the bytes on full[s]
-//   consumer_wait     wait on full[s] (every compute thread, before reading buffer s)
-//   consumer_release  every compute thread arrives on empty[s], after the proxy fence below, as
-//                     CUTLASS's do in a one-block cluster (since 3.6). (FlashAttention-3 has one
-//                     thread per warpgroup arrive after a barrier; done here with __syncwarp and
-//                     lane 0, for the producer or the compute warps, compute-sanitizer's
+//   producer_commit   nothing to do: the copy engine completes
+//                     the bytes on full[s]
+//   consumer_wait     wait on full[s] (every compute thread,
+//                     before reading buffer s)
+//   consumer_release  every compute thread arrives on empty[s], after the proxy
+//                     fence below, as CUTLASS's do in a one-block cluster (since
+//                     3.6). (FlashAttention-3 has one thread per warpgroup arrive
+//                     after a barrier; done here with __syncwarp and lane 0, for
+//                     the producer or the compute warps, compute-sanitizer's
 //                     racecheck reports the other lanes' accesses as races.)
-// Launched persistent (the default), blocks walk over tiles blockIdx.x, + gridDim.x, ...; the
-// compute (4 outputs per thread from a window in registers) is vec4.cu's, pipelined.cu's and
-// bulk.cu's. On older GPUs the launcher refuses this variant; the body compiles to a trap there.
+// Launched persistent (the default), blocks walk over tiles
+// blockIdx.x, + gridDim.x, ...; the compute (4 outputs per thread from a window
+// in registers) is vec4.cu's, pipelined.cu's and bulk.cu's. On older GPUs the
+// launcher refuses this variant; the body compiles to a trap there.
 #include "conv1d_common.cuh"
 
 #if !defined(CONV_STAGES) || CONV_STAGES < 1 || CONV_STAGES > 8
 #error "compile with -DCONV_STAGES=1..8"
 #endif
 
-#define CONV_PRODUCER_WARP (CONV_THREADS / 32)   // the last warp: threads CONV_THREADS .. + 31
+// the producer: the last warp, threads CONV_THREADS .. CONV_THREADS + 31
+#define CONV_PRODUCER_WARP (CONV_THREADS / 32)
 
-// The mbarrier and the bulk copy in PTX, one instruction each, so that every step of the
-// hand-off shows. They are the bulk copy and the mbarrier that bulk.cu reaches through
-// cuda::memcpy_async and cuda::barrier; but bulk.cu adds the bytes with a separate
-// mbarrier.expect_tx after its copy and waits on an arrival token, where this listing announces
-// the bytes in the producer's own arrival and waits on a parity.
+// The mbarrier and the bulk copy in PTX, one instruction each, so that every
+// step of the hand-off shows. They are the bulk copy and the mbarrier that
+// bulk.cu reaches through cuda::memcpy_async and cuda::barrier; but bulk.cu
+// adds the bytes with a separate mbarrier.expect_tx after its copy and
+// waits on an arrival token, where this listing announces the bytes in the
+// producer's own arrival and waits on a parity.
 __device__ __forceinline__ unsigned smem(const void* p)
 {
     return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
-__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned arrivals)
+__device__ __forceinline__ void mbar_init(unsigned long long* bar,
+                                          unsigned arrivals)
 {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;"
                  :: "r"(smem(bar)), "r"(arrivals) : "memory");
 }
 __device__ __forceinline__ void mbar_arrive(unsigned long long* bar)
 {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(smem(bar)) : "memory");
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];"
+                 :: "r"(smem(bar)) : "memory");
 }
-// Arrive, and add the bytes an asynchronous copy will deliver to what the phase waits for.
-__device__ __forceinline__ void mbar_arrive_expect_tx(unsigned long long* bar, unsigned bytes)
+// Arrive, and add the bytes an asynchronous copy will deliver
+// to what the phase waits for.
+__device__ __forceinline__ void mbar_arrive_expect_tx(unsigned long long* bar,
+                                                      unsigned bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                  :: "r"(smem(bar)), "r"(bytes) : "memory");
 }
-// Wait until the phase of this parity has completed (acquire: what was written before the
-// arrivals, and the bytes of the copy, are visible after it).
-__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity)
+// Wait until the phase of this parity has completed (acquire: what was written
+// before the arrivals, and the bytes of the copy, are visible after it).
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar,
+                                          unsigned parity)
 {
     unsigned done = 0;
     while (!done) {
@@ -74,38 +89,43 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned pari
                      : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
     }
 }
-// One bulk copy of bytes (a multiple of 16, both addresses 16-byte aligned) from global into
-// shared memory; the copy engine signals its bytes on bar.
-__device__ __forceinline__ void bulk_copy(float* dst, const float* src, unsigned bytes,
-                                          unsigned long long* bar)
+// One bulk copy of bytes (a multiple of 16, both addresses 16-byte aligned) from
+// global into shared memory; the copy engine signals its bytes on bar.
+__device__ __forceinline__ void bulk_copy(float* dst, const float* src,
+                                          unsigned bytes, unsigned long long* bar)
 {
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
-                 " [%0], [%1], %2, [%3];"
-                 :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar)) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global"
+                 ".mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(bar))
+                 : "memory");
 }
 
-// The producer's Phase 1, for one tile (its 32 lanes): the bulk copy of every whole 16-byte
-// chunk of the tile's span inside the vector (lane 0), plain loads and stores of the rest, which
-// only tiles at the ends of the vector have (the first; the last; the one before it when the
-// last tile is shorter than the right halo): zeros outside [0, n) and the last n % 4 floats (all
-// lanes), then a proxy fence. Every lane then arrives on full: its stores are released to
-// whoever waits.
-__device__ void fill(float* buf, const float* __restrict__ x, int n, int tile,
-                     unsigned long long* full, int lane)
+// The producer's Phase 1, for one tile (its 32 lanes): the bulk copy of
+// every whole 16-byte chunk of the tile's span inside the vector (lane 0),
+// plain loads and stores of the rest, which only tiles at the ends of the
+// vector have (the first; the last; the one before it when the last tile
+// is shorter than the right halo): zeros outside [0, n) and the last n % 4
+// floats (all lanes), then a proxy fence. Every lane then arrives on full:
+// its stores are released to whoever waits.
+__device__ void fill(float* buf, const float* __restrict__ x, int n,
+                     int tile, unsigned long long* full, int lane)
 {
-    const int start = tile * CONV_TILE - CONV_LEFTL;   // global index of buf[0], a multiple of 32
-    int lo = max(start, 0);                             // [lo, hi): what the bulk copy moves
+    // start: the global index of buf[0], a multiple of 32;
+    // [lo, hi): what the bulk copy moves
+    const int start = tile * CONV_TILE - CONV_LEFTL;
+    int lo = max(start, 0);
     int hi = min(start + CONV_SPAN, n / 4 * 4);
     if (hi <= lo) lo = hi = start;
-    for (int j = lane; j < lo - start; j += 32) {                    // before the copy
+    for (int j = lane; j < lo - start; j += 32) {               // before the copy
         buf[j] = (start + j >= 0 && start + j < n) ? x[start + j] : 0.0f;
     }
-    for (int j = hi - start + lane; j < CONV_SPAN; j += 32) {        // after it
+    for (int j = hi - start + lane; j < CONV_SPAN; j += 32) {   // after it
         buf[j] = (start + j >= 0 && start + j < n) ? x[start + j] : 0.0f;
     }
     if (lo > start || hi < start + CONV_SPAN) {
-        // Those stores went through the generic proxy; a later round's bulk copy may write
-        // the same bytes through the async proxy. The proxy fence orders the two.
+        // Those stores went through the generic proxy; a later round's
+        // bulk copy may write the same bytes through the async proxy. The
+        // proxy fence orders the two.
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     }
     if (lane == 0 && hi > lo) {
@@ -123,7 +143,8 @@ conv1d_warp_specialized(const float* __restrict__ x,
                         int n)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    __shared__ __align__(128) float x_s[CONV_STAGES][CONV_SPAN];   // a ring of tile buffers
+    // a ring of tile buffers
+    __shared__ __align__(128) float x_s[CONV_STAGES][CONV_SPAN];
     __shared__ unsigned long long full[CONV_STAGES], empty[CONV_STAGES];
 
     const int tiles = (n + CONV_TILE - 1) / CONV_TILE;
@@ -132,37 +153,44 @@ conv1d_warp_specialized(const float* __restrict__ x,
             mbar_init(&full[s], 32);             // the producer warp's lanes
             mbar_init(&empty[s], CONV_THREADS);  // every compute thread
         }
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");   // visible to the copy engine
+        // visible to the copy engine
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     }
-    __syncthreads();   // the only block-wide barrier: the mbarriers exist before anyone uses them
+    // the only block-wide barrier: the mbarriers exist before anyone uses them
+    __syncthreads();
 
     if (threadIdx.x / 32 == CONV_PRODUCER_WARP) {
-        // The producer: for each of this block's tiles, wait until its buffer is empty, fill it.
+        // The producer: for each of this block's tiles, wait until its
+        // buffer is empty, fill it.
         const int lane = threadIdx.x % 32;
-        int i = 0;   // this block's tile count: buffer i % CONV_STAGES, round i / CONV_STAGES
+        // this block's tile count: buffer i % CONV_STAGES, round i / CONV_STAGES
+        int i = 0;
         for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++i) {
             const int s = i % CONV_STAGES, round = i / CONV_STAGES;
-            mbar_wait(&empty[s], (round & 1) ^ 1);   // round 0: the phase before the first
+            // round 0: the phase before the first
+            mbar_wait(&empty[s], (round & 1) ^ 1);
             PHASE(0);
             fill(x_s[s], x, n, tile, &full[s], lane);
         }
         return;
     }
 
-    // The compute warps. Phase 2: the taps into registers, once, while the first copies fly.
+    // The compute warps. Phase 2: the taps into registers, once, while the first
+    // copies fly.
     float w_r[CONV_K];
     load_taps(w_r, w);
 
     int i = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++i) {
         const int s = i % CONV_STAGES, round = i / CONV_STAGES;
-        // Phase 3: wait for the round-th fill of buffer s (no block-wide barrier).
+        // Phase 3: wait for the round-th fill of buffer s (no
+        // block-wide barrier).
         PHASE(3);
         mbar_wait(&full[s], round & 1);
         PHASE(4);
 
-        // Phase 4: compute this tile, 4 outputs per thread from a window read out of the
-        // buffer with 16-byte loads (the arithmetic is vec4.cu's).
+        // Phase 4: compute this tile, 4 outputs per thread from a window read out
+        // of the buffer with 16-byte loads (the arithmetic is vec4.cu's).
         for (int c = threadIdx.x; c < CONV_TILE / 4; c += CONV_THREADS) {
             const int i0 = tile * CONV_TILE + 4 * c;
             if (i0 >= n) break;
@@ -172,15 +200,17 @@ conv1d_warp_specialized(const float* __restrict__ x,
             store4(y, i0, n, out);
         }
 
-        // Release buffer s: this thread has read it. Its reads went through the generic proxy
-        // (ld.shared), the next write into the buffer is the copy engine's (the async proxy):
-        // the proxy fence orders them. (CUTLASS's consumers that read a stage only with wgmma,
-        // itself an async-proxy read, need none.)
+        // Release buffer s: this thread has read it. Its reads went through
+        // the generic proxy (ld.shared), the next write into the buffer is
+        // the copy engine's (the async proxy): the proxy fence orders them.
+        // (CUTLASS's consumers that read a stage only with wgmma, itself
+        // an async-proxy read, need none.)
         PHASE(5);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         mbar_arrive(&empty[s]);
     }
 #else
-    __trap();   // needs the sm_90 bulk copy engine; kernels.conv1d refuses to launch it here
+    // needs the sm_90 bulk copy engine; kernels.conv1d refuses to launch it here
+    __trap();
 #endif
 }

@@ -1,8 +1,11 @@
-// Exercise: the correct Puzzle 28 kernel. Complete Phase 1 and Phase 3 where it says FILL IN.
-// Shared memory holds the tile with both halos, x_s[0] being x[buf_start]; cells outside
-// [0, n) must hold zeros. Use cuda::memcpy_async(dst, src, sizeof(float), pipe) for the copy.
-// Leave the PHASE(p) lines where they are: they do nothing, except in the check's stress build,
-// where warps wait there at random so that a missing wait or barrier cannot pass by luck.
+// Exercise: the correct Puzzle 28 kernel. Complete Phase 1 and
+// Phase 3 where it says FILL IN.
+// Shared memory holds the tile with both halos, x_s[0] being x[buf_start];
+// cells outside [0, n) must hold zeros. Use cuda::memcpy_async(dst, src,
+// sizeof(float), pipe) for the copy.
+// Leave the PHASE(p) lines where they are: they do nothing, except in the
+// check's stress build, where warps wait there at random so that a missing
+// wait or barrier cannot pass by luck.
 #include <cuda/pipeline>
 #include "conv1d_common.cuh"
 
@@ -16,12 +19,13 @@ extern "C" __global__ void conv1d_async_halo(const float* __restrict__ x,
 
     const int tile_start = blockIdx.x * CONV_TILE;   // first output of this block
     const int buf_start = tile_start - CONV_HALO;    // global index of x_s[0]
-    auto pipe = cuda::make_pipeline();               // this thread's queue of async copies
+    auto pipe = cuda::make_pipeline();   // this thread's queue of async copies
 
     PHASE(0);
     // Phase 1: start the asynchronous copy of the tile and its halos.
     pipe.producer_acquire();
-    // FILL IN: each thread copies x_s[j] for j = threadIdx.x, threadIdx.x + CONV_THREADS, ...
+    // FILL IN: each thread copies x_s[j] for j = threadIdx.x,
+    // threadIdx.x + CONV_THREADS, ...
     pipe.producer_commit();
 
     PHASE(1);
