@@ -67,24 +67,32 @@ def setup_cell_source(url: str | None = None, branch: str | None = None) -> str:
             raise ValueError(f"{name} must be one line without quotes or backslashes, got {value!r}")
     clone_dir = "/content/" + url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
     q = json.dumps   # a Python string literal in double quotes
-    return f'''{SETUP_MARKER}: on Colab, clone the book's repository so that `kernels` imports;
-# elsewhere, only put the repository root on the import path. Written by `python -m kernels.publish.notebooks setup`.
+    return f'''{SETUP_MARKER}: on Colab, clone the book's repository so that `kernels`
+# imports; elsewhere, only put the repository root on the import path.
+# Written by `python -m kernels.publish.notebooks setup`.
 import os, subprocess, sys
 if "google.colab" in sys.modules or os.environ.get("ASYNC_BOOK_FORCE_CLONE"):
     url, branch = {q(url)}, {q(branch)}
     repo = os.environ.get("ASYNC_BOOK_CLONE_DIR", {q(clone_dir)})
     if not os.path.isdir(repo):
-        git = subprocess.run(["git", "clone", "--depth", "1", "--branch", branch, url, repo], text=True,
-                             capture_output=True, env={{**os.environ, "GIT_TERMINAL_PROMPT": "0"}})
+        git = subprocess.run(["git", "clone", "--depth", "1", "--branch", branch,
+                              url, repo], text=True, capture_output=True,
+                             env={{**os.environ, "GIT_TERMINAL_PROMPT": "0"}})
         if git.returncode:
-            fatal = [line for line in git.stderr.splitlines() if line.startswith("fatal:")]
-            print(f"Could not clone {{url}} (branch {{branch}}):\\n  {{fatal[0] if fatal else git.stderr.strip()}}\\n"
-                  "Set the book's repository in _config.yml (repository: url: and branch:), "
-                  "then run `python -m kernels.publish.notebooks setup` to rewrite this cell.")
-            raise SystemExit("Stopped: the book's repository could not be cloned (see above).")
+            fatal = [line for line in git.stderr.splitlines()
+                     if line.startswith("fatal:")]
+            print(f"Could not clone {{url}} (branch {{branch}}):\\n  "
+                  f"{{fatal[0] if fatal else git.stderr.strip()}}\\n"
+                  "Set the book's repository in _config.yml (repository: url: "
+                  "and branch:), then run `python -m kernels.publish.notebooks "
+                  "setup` to rewrite this cell.")
+            raise SystemExit("Stopped: the book's repository could not be "
+                             "cloned (see above).")
     os.chdir(os.path.join(repo, "notebooks"))
-# the repository root: .. from notebooks/, ../.. from a translated edition's (ko/notebooks/)
-sys.path.insert(0, os.path.abspath(next((d for d in ("..", "../..") if os.path.isdir(d + "/kernels")), "..")))'''
+# the repository root: .. from notebooks/, ../.. from a translated edition's
+# (ko/notebooks/)
+sys.path.insert(0, os.path.abspath(next(
+    (d for d in ("..", "../..") if os.path.isdir(d + "/kernels")), "..")))'''
 
 
 def notebooks() -> list[Path]:
