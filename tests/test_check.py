@@ -60,7 +60,7 @@ def test_each_skeleton_is_posed_in_its_notebook_and_checked_there(name):
     both(verdict, "NOT YET: a FILL IN is left, line ", "아직 통과 못 함: FILL IN이 남아 있습니다.")
     line, quoted = re.search(r"line (\d+): `(.*?)`\. Replace", verdict.en).groups()
     whole = check.skeleton(name).split("\n")[int(line) - 1].strip()
-    assert quoted == whole or (quoted.endswith(" …") and whole.startswith(quoted[:-1])), quoted
+    assert quoted == whole or (quoted.endswith(" …") and whole.startswith(quoted[:-2])), quoted
 
 
 @pytest.mark.parametrize("name", sorted(check.EXERCISES))
@@ -148,8 +148,8 @@ def test_wrong_outputs_are_named_by_their_place_in_a_tile():
     y[3] = np.nan
     en, ko = run.wrong(y, x, np.full(8, 1e-6), job, 0, hint)
     assert en == ("1 wrong outputs (n=8, tile=4, K=3, 32 threads, 2 blocks); the first, y[3], is "
-                  "never written (NaN), at a tile boundary (i mod tile = 3: it reads the "
-                  "neighbouring tile's cells).")
+                  "NaN (never written, or computed from a cell no one wrote), at a tile boundary "
+                  "(i mod tile = 3: it reads the neighbouring tile's cells).")
     assert "y[3]" in ko and "타일 경계" in ko
     y[3], y[5] = 4.0, 0.0
     en, ko = run.wrong(y, x, np.full(8, 1e-6), dict(job, stress=True, launches=8), 2, hint)

@@ -38,9 +38,9 @@ def test_the_korean_edition_is_complete_and_current():
 def test_code_cells_are_the_english_ones(en, ko):
     """Same cells in the same order; every code cell identical (source, outputs, execution count,
     metadata and tags, id), except that an output made in both languages shows its Korean words
-    (the English run's, from the output's metadata: a figure its Korean drawing); markdown cells
-    differ only in their text;
-    the notebook's metadata is the English one's plus where it comes from."""
+    (the English run's, from the output's metadata: a figure its Korean drawing and alt text);
+    markdown cells differ only in their text; the notebook's metadata is the English one's plus
+    where it comes from."""
     a, b = nbformat.read(en, as_version=4), nbformat.read(ko, as_version=4)
     assert [c.cell_type for c in a.cells] == [c.cell_type for c in b.cells]
     for i, (x, y) in enumerate(zip(a.cells, b.cells)):
@@ -51,8 +51,11 @@ def test_code_cells_are_the_english_ones(en, ko):
                 if "ko" in editions:   # a figure carries only the other edition's PNG, once
                     assert output["data"] == editions.get("en", output["data"]), f"{en.name} cell {i}"
                     output["data"] = editions["ko"]
-                    if "image/png" in output["data"]:
+                    if "image/png" in output["data"]:   # its PNG once; its alt text in Korean
                         del output["metadata"][edition.KEY]
+                        if output["metadata"].get("image/png", {}).get("alt"):
+                            output["metadata"]["image/png"]["alt"] = output["data"]["text/plain"]
+            edition.figure_alt(nbformat.v4.new_notebook(cells=[x]))   # where MyST-NB reads it
             assert x == y, f"{ko.name} cell {i} is not {en.name}'s"
         else:
             assert (x.get("id"), x.metadata) == (y.get("id"), y.metadata), f"{ko.name} cell {i}"
@@ -378,7 +381,8 @@ STYLE = [
     (re.compile(r"기다림"), "기다림 (the wait): 대기"),
     (re.compile(r"타일당"), "타일당: 타일마다"),
     (re.compile(r"마이크로초"), "마이크로초: µs"),
-    (re.compile(r"[가-힣][ \t]+\((?!\))"), "a space before a parenthesis: 벌크 복사(Hopper)"),
+    (re.compile(r"[가-힣](?:[ \t]+|[ \t]*\n[ \t]*)\((?!\))"),
+     "a space (or a line break) before a parenthesis: 벌크 복사(Hopper)"),
     (re.compile(r"(?<![\d,.^_\w])\d{4,}(?=[가-힣])(?!\d*년)"),
      "a count of four digits or more without thousands separators: 16,384개, 1,040바이트"),
 ]
@@ -435,7 +439,7 @@ def test_korean_style_follows_the_editors_decisions(where, en, ko, kind):
     ("반납가 차례로", True), ("반납이 차례로", False), ("기다리는가 묻습니다", False),
     ("결과를 봅니다", False), ("버퍼와 타일", False), ("타일과 버퍼", False), ("반납를 봅니다", True),
     ("남은 기다림", True), ("타일당 바이트", True), ("수 마이크로초", True), ("수 µs", False),
-    ("벌크 복사 (Hopper)", True), ("벌크 복사(Hopper)", False), ("힌트 1 (아이디어)", False),
+    ("벌크 복사 (Hopper)", True), ("벌크 복사(Hopper)", False), ("기다립니다\n(`wait()`)", True), ("힌트 1 (아이디어)", False),
     ("출력 16384개", True), ("출력 16,384개", False), ("$N = 16384$개", False), ("2026년", False),
 ])
 def test_the_style_check_catches_what_it_should_and_spares_code(text, caught):

@@ -429,7 +429,7 @@ SEARCH = """async () => {
 # the page as the search fetches it: its HTML, before any script (MathJax) has changed it
 ARTICLE_TEXT = """async (href) => {
   const doc = new DOMParser().parseFromString(await (await fetch(href)).text(), 'text/html');
-  doc.querySelectorAll('.headerlink, script, style').forEach(e => e.remove());
+  doc.querySelectorAll('.headerlink, script, style, .cell_input').forEach(e => e.remove());
   doc.querySelectorAll('.math').forEach(e => { e.textContent = window.plainTeX(e.textContent); });
   return (doc.querySelector('article.bd-article') || doc.body).textContent;
 }"""
@@ -439,7 +439,7 @@ ARTICLE_TEXT = """async (href) => {
 def test_search_summaries_quote_the_page_text(site, browser, edition, query):  # noqa: F811
     """Each result's summary is a piece of its page's article, not of the header's buttons
     (".ipynb", ".pdf") or the page's table of contents ("....pdf Halo regions Contents"), with
-    its formulas as plain text ("N = 2^24"), not TeX."""
+    its formulas as plain text ("N = 2^24"), not TeX, and no code cell's source."""
     ctx = browser.new_context(viewport={"width": DESKTOP, "height": 900})
     ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site.url) else r.abort())
     pg = ctx.new_page()

@@ -253,6 +253,6 @@ def test_the_hand_off_picture_writes_the_parity_rule():
         assert int(copy.get_x()) == int(compute.get_x()) == i % 3
     starts = sorted(b.get_y() for b in boxes[0::2])
     assert starts[0] == starts[1] < 0 < starts[2]   # the prologue: tiles 0 and 1, before the loop
-    assert "tiles 0 to 1" in ring.alt and "every compute thread" in plots.plot_handoff().alt
+    assert "tiles 0 and 1" in ring.alt and "every compute thread" in plots.plot_handoff().alt
     with pytest.raises(ValueError, match="kind"):
         plots.plot_handoff(kind="tma")

@@ -54,8 +54,8 @@
   /* 3. Search results: Sphinx quotes each page's text from its [role=main], which in this theme
      begins with the header's buttons (".ipynb", ".pdf") and the page's table of contents, so a
      summary could read "....pdf Halo regions Contents ...". Quote the article only, without the
-     link to the other edition, its formulas as plain text. (Registered before searchtools.js
-     registers its own start.) */
+     link to the other edition or the code cells, its formulas as plain text. (Registered before
+     searchtools.js registers its own start.) */
   /* A formula as a summary can quote it: "\\(N = 2^{24}\\)" reads "N = 2^24" (no MathJax there). */
   var SYMBOLS = {lfloor: "⌊", rfloor: "⌋", lceil: "⌈", rceil: "⌉", times: "×", cdot: "·",
                  le: "≤", ge: "≥", sum: "Σ", ldots: "…", approx: "≈"};
@@ -72,7 +72,7 @@
       var doc = new DOMParser().parseFromString(htmlString, "text/html");
       var article = doc.querySelector('[role="main"] article.bd-article');
       if (!article) return original(htmlString, anchor);
-      article.querySelectorAll(".edition-link").forEach(function (el) { el.remove(); });
+      article.querySelectorAll(".edition-link, .cell_input").forEach(function (el) { el.remove(); });
       article.querySelectorAll(".math").forEach(function (el) { el.textContent = plainTeX(el.textContent); });
       return original('<div role="main">' + article.outerHTML + "</div>", anchor);
     };

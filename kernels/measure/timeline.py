@@ -257,7 +257,7 @@ def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
     labels = {lane: f"SM {sm}" + (f".{slot}" if slot else "") for (sm, slot), lane in lanes.items()}
     if window_us is not None:
         title += Text(f", first {max_sms} SMs, blocks that start in the first {window_us:g} µs",
-                      f", 처음 SM {max_sms}개, 처음 {window_us:g} µs 안에 시작한 블록")
+                      f", 앞쪽 SM {max_sms}개, 처음 {window_us:g} µs 안에 시작한 블록")
     return Schedule(bars, "µs", title, "SM", {"labels": labels})
 
 
@@ -662,7 +662,7 @@ def occupancy_table(data: dict):
                          f"{o['ns_per_block']:.0f} ns", f"{o['block_ns'] / o['ns_per_block']:.1f}"])
     return Table(Text(f"Recorded on the {device}; at N = 2^24 the first {KEEP_SMS} SMs, "
                       f"blocks started in the first {KEEP_US:.0f} µs",
-                      f"{device}에서 기록. N = 2^24에서는 처음 SM {KEEP_SMS}개, 처음 "
+                      f"{device}에서 기록. N = 2^24에서는 앞쪽 SM {KEEP_SMS}개, 처음 "
                       f"{KEEP_US:.0f} µs 안에 시작한 블록"),
                  ["", Text("at once", "동시에"), Text("one block", "블록 하나"),
                   Text("SM per block", "블록당 SM 시간"), Text("overlapped", "겹침")], rows, align="<>>>>")

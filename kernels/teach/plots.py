@@ -492,7 +492,7 @@ def plot_stage_sweep(result: dict, label: str = ""):
     line, = twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-",
                       color="#d1495b", label=_t("KiB in flight per SM (right axis)",
                                                 "SM당 진행 중인 KiB(오른쪽 축)"))
-    twin.set_ylabel(_t("KiB requested per SM\n(while waiting)", "SM당 요청해 두고\n기다리는 KiB"))
+    twin.set_ylabel(_t("KiB in flight per SM", "SM당 진행 중인 KiB"))
     twin.set_ylim(0, 1.6 * max(line.get_ydata()))   # its markers below the copy's line
     fig.legend(handles=[bars, roof, line], loc="outside lower center", ncol=3, frameon=False,
                columnspacing=1.0, handlelength=1.5)
@@ -631,7 +631,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                 ax.text(s + 0.5, y + 0.27 * k, line, ha="center", va="top",
                         family=(["DejaVu Sans Mono", "Book Hangul"] if line.startswith("wait")
                                 else None),
-                        bbox=dict(fc="white", ec="none", alpha=0.75, pad=0.5))
+                        bbox=dict(fc="white", ec="none", pad=0.5))   # over the lines
         for y, colour in ((ready[i], full), (done[i], empty)):   # the wait, the release
             ax.plot([0, stages] if pipeline else [s + 0.02, s + 0.98], [y, y], color=colour,
                     lw=2.2)
@@ -674,22 +674,28 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                        + [mpl.lines.Line2D([], [], color=c, lw=2.2, label=label)
                           for c, label in zip((full, empty), lines)],
                loc="outside lower left", ncol=1, frameon=False)
-    first = "0" if stages <= 2 else f"0~{stages - 2}"   # the prologue's tiles
+    n = stages - 1   # the tiles the prologue issues
+    prologue = ({0: "no copy", 1: "the copy of tile 0", 2: "the copies of tiles 0 and 1"}
+                .get(n, f"the copies of tiles 0 to {n - 1}"),
+                {0: "프롤로그는 복사를 요청하지 않고", 1: "프롤로그가 타일 0의 복사를 요청하고",
+                 2: "프롤로그가 타일 0과 1의 복사를 요청하고"}
+                .get(n, f"프롤로그가 타일 0~{n - 1}의 복사를 요청하고"))
     if pipeline:
         fig.alt = _t(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
                      f"{tiles - 1}: tile t goes into buffer t mod {stages}. The prologue issues "
-                     f"the copies of tile{'s' * (stages > 2)} {first.replace('~', ' to ')}; each "
+                     f"{prologue[0]}; each "
                      "iteration issues one more into the buffer freed by the iteration before, "
                      "waits for its oldest tile and meets at __syncthreads(), computes it, and "
                      "meets at __syncthreads() again before that buffer is refilled: while tile "
                      "t is computed, "
-                     + ("tile t + 1 is" if stages == 2
-                        else f"tiles t + 1 to t + {stages - 1} are") + " in flight.",
+                     + {1: "nothing is", 2: "tile t + 1 is"}.get(
+                         stages, f"tiles t + 1 to t + {stages - 1} are") + " in flight.",
                      f"공유 버퍼 {stages}개(열)를 시간 순(아래로)으로 그린 그림, 타일 0~{tiles - 1}: 타일 t는 "
-                     f"버퍼 t mod {stages}에 들어갑니다. 프롤로그가 타일 {first}의 복사를 요청하고, "
+                     f"버퍼 t mod {stages}에 들어갑니다. {prologue[1]}, "
                      "반복마다 이전 반복이 비운 버퍼에 하나를 더 요청한 뒤, 가장 오래된 타일을 기다려 "
                      "__syncthreads()에서 만나고, 계산하고, 그 버퍼를 다시 채우기 전에 __syncthreads()에서 "
-                     f"또 만납니다. 타일 하나를 계산하는 동안 다음 타일 {stages - 1}개의 복사가 진행 중입니다.")
+                     "또 만납니다." + f" 타일 하나를 계산하는 동안 다음 타일 {stages - 1}개의 복사가 진행 "
+                     "중입니다." * (stages > 1))
     else:
         fig.alt = _t(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
                      f"{tiles - 1}: tile i uses buffer s = i mod {stages} in round "

@@ -81,7 +81,8 @@ def wrong(y: np.ndarray, expected: np.ndarray, bound: np.ndarray, job: dict,
     if not bad.size:
         return None
     n, tile, k, i = job["n"], job["tile"], job["k"], int(bad[0])
-    got = (("never written (NaN)", "한 번도 쓰이지 않았습니다(NaN)") if np.isnan(y[i]) else
+    got = (("NaN (never written, or computed from a cell no one wrote)",
+            "값이 NaN입니다(쓰이지 않았거나, 아무도 쓰지 않은 셀로 계산되었습니다)") if np.isnan(y[i]) else
            (f"{y[i]:.6g} where {expected[i]:.6g} is right",
             f"값이 {y[i]:.6g}인데, 맞는 값은 {expected[i]:.6g}입니다"))
     place = where(i, n, tile, k)

@@ -59,6 +59,9 @@ def check(src: str, ex: Exercise) -> None:
     """What is wrong with the text whatever it compiles to."""
     if marker := MARKER.search(src):
         line, text = line_of(src, marker.start()), marker[0]
+        after = src[marker.end() + 1:].split("\n", 1)[0].strip()
+        if after.startswith("//") and not MARKER.match(after):   # the comment goes on
+            text += " …"
         raise NotYet(f"a FILL IN is left, line {line}: `{quote(text)}`. Replace that line with "
                      "your code.",
                      f"FILL IN이 남아 있습니다. {line}번째 줄: `{quote(text)}`. 그 줄을 여러분의 코드로 "
