@@ -1,6 +1,8 @@
 """Test inputs shared by the test modules."""
 
 from kernels import random_inputs  # noqa: F401  (fresh standard-normal float32: never zeros)
+from kernels import variants as V
+from kernels.measure import recorded
 from kernels.variants import get
 
 
@@ -54,3 +56,17 @@ def roofline_recording(date: str = "2026-12-01T00:00:00+00:00") -> dict:
             "left_out": [], "grid": {}, "fma": {"fma_per_s": fma_per_s},
             "seed": {"n": 16384, "k": 5, "blocks": 64, "threads": 256, "rows": seed},
             "copies": [], "rows": rows}
+
+
+def check_variants(result: dict, names) -> tuple[str, ...]:
+    """Raise ``ValueError`` naming each variant ``names`` (what the recording holds) lacks but
+    ``recorded.variants_expected`` says it must hold; return those it may lack, the variants
+    added after it was recorded."""
+    names = set(names)
+    expected = recorded.variants_expected(result)
+    missing = [v for v in expected if v not in names]
+    if missing:
+        raise ValueError(f"the recording of {result['provenance']['date']} lacks "
+                         f"{', '.join(missing)}, which the registry held when it was made: "
+                         f"re-record it ({result['provenance'].get('command', 'its command')})")
+    return tuple(v for v in V.NAMES if v not in expected and v not in names)

@@ -168,23 +168,6 @@ def variants_expected(result: dict) -> tuple[str, ...]:
                  if v.added is None or _instant(v.added, f"{v.name}'s added") <= made)
 
 
-def check_variants(result: dict, names) -> tuple[str, ...]:
-    """Raise ``ValueError`` naming each variant ``names`` (what the recording holds) lacks but
-    :func:`variants_expected` says it must hold; return those it may lack, the variants added
-    after it was recorded, so that a caller can say so."""
-    if isinstance(names, str) or not isinstance(names, (list, tuple, set, frozenset)):
-        raise TypeError(f"names must be a list or set of variant names (what the recording "
-                        f"holds), got {type(names).__name__} {names!r:.60}")
-    names = set(text(f"names' {v!r}", v) for v in names)
-    expected = variants_expected(result)
-    missing = [v for v in expected if v not in names]
-    if missing:
-        raise ValueError(f"the recording of {result['provenance']['date']} lacks "
-                         f"{', '.join(missing)}, which the registry held when it was made: "
-                         f"re-record it ({result['provenance'].get('command', 'its command')})")
-    return tuple(v for v in V.NAMES if v not in expected and v not in names)
-
-
 # --- the roofline across K (python -m kernels.measure.roofline) -------------------------------------
 # A roofline recording (kernels.measure.roofline.run): its provenance, the FMA rate ("fma"), the seed
 # size ("seed"), the copies, and "rows": per (variant, n, k) the fastest configuration, its
@@ -477,33 +460,6 @@ def tuned_one_tile(rec: dict, n: int = 2**26, variant: str = "warp_specialized")
     variant = V.get(variant).name
     return [r["k"] for r in roofline_rows(rec, n).get(variant, [])
             if not r["config"].get("persistent") and (r["config"].get("stages") or 1) == 1]
-
-
-def ring_best(rec: dict, n: int, k: int, a: str = "warp_specialized",
-              b: str = "bulk") -> dict[int, tuple[dict, dict]]:
-    """From a roofline recording's tuning (``tried``) at (n, K): the fastest persistent
-    configuration of ``a`` and of ``b`` (a block loops over its tiles through a ring of
-    buffers, so a producer warp can run ahead) at each stage count both were tried with, as
-    timed rows: stages -> (a's, b's)."""
-    a, b = V.get(a).name, V.get(b).name
-    at = rows_at(_roofline(rec), integer("n", n, 1), integer("k (taps)", k, 1))
-    best = {}
-    for v in (a, b):
-        if v not in at:
-            raise ValueError(f"the recording has no {v} row at n = {n} with {k} taps")
-        for t in record(f"the {v} row", at[v], ("tried",))["tried"]:
-            c = t["config"]
-            if c.get("persistent"):
-                key = (c.get("stages") or 1, v)
-                if key not in best or t["median_us"] < best[key]["median_us"]:
-                    best[key] = dict(t, name=v)
-    stages = sorted({s for s, _ in best if (s, a) in best and (s, b) in best})
-    if not stages:
-        raise ValueError(f"no persistent configuration of both {a} and {b} at K = {k}")
-    return {s: (best[s, a], best[s, b]) for s in stages}
-
-
-# --- printed on the page ------------------------------------------------------------------------
 
 
 # --- notebooks 04 and 05: numbers and checks for their sentences ------------------------------

@@ -108,12 +108,6 @@ def _notebook_path(name: str, path, exists: bool = True) -> Path:
     return path
 
 
-def is_draft(path: Path) -> bool:
-    import nbformat
-    path = _notebook_path("path", path)
-    return "draft" in nbformat.read(path, as_version=4).metadata.get("async_copy_book", {})
-
-
 def write_setup_cells() -> None:
     import nbformat
     for path in notebooks():
