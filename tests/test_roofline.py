@@ -86,8 +86,6 @@ def test_a_recording_date_must_be_an_iso_time_with_its_offset():
         recorded.variants_expected(dict(rec, provenance={"date": "yesterday"}))
     with pytest.raises(ValueError, match="UTC offset"):
         recorded.variants_expected(dict(rec, provenance={"date": "2026-11-29T09:00:00"}))
-    with pytest.raises(TypeError, match="must be a string"):
-        recorded.variants_expected(dict(rec, provenance={}))
     for v in V.VARIANTS:    # every registry date parses, with its offset
         if v.added is not None:
             assert recorded._instant(v.added, v.name).utcoffset() is not None
@@ -111,8 +109,6 @@ def test_a_tie_is_overlapping_interquartile_ranges_or_a_difference_within_the_dr
     assert recorded.compare(a, timed("b", 105.0, 104.0, 106.0)) == "a"
     assert recorded.compare(timed("b", 105.0, 104.0, 106.0), a) == "a"
     assert recorded.compare(a, timed("b", 90.0, 89.0, 91.0)) == "b"
-    with pytest.raises(ValueError, match="drift must be at least 0"):
-        recorded.tie(a, a, drift=-1)
 
 
 def test_roofline_rows_by_variant_fewest_taps_first():

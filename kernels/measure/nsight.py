@@ -13,7 +13,7 @@ import re
 from .. import variants as V
 from ..edition import Text, millions
 from ..tables import Table
-from ..validate import choice, integer, record, sequence
+from ..validate import choice, record
 from .recorded import RECORDED
 
 METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
@@ -41,20 +41,11 @@ def summary(name: str = "h200_ncu_2e26_k5") -> dict:
         metric = re.match(r"\s+([\w.]+)\s+(\S+)?\s+([\d,.]+)$", line)
         if current is not None and metric:
             current[metric.group(1)] = float(metric.group(3).replace(",", ""))
+    if not kernels:
+        raise ValueError(f"{name}.txt holds no kernel's metrics: not an ncu report")
+    for kernel, values in kernels.items():     # checked once, here: the rest takes it as it is
+        record(f"{name}.txt's {kernel}", values, METRICS)
     return kernels
-
-
-def _profile(name: str, profile, metrics) -> dict:
-    """A profile (:func:`summary`): a non-empty dict of kernel -> {metric: value}, each
-    kernel with ``metrics``."""
-    if not isinstance(profile, dict):
-        raise TypeError(f"{name} must be a dict of kernel -> metrics (nsight.summary()), "
-                        f"got {type(profile).__name__}")
-    if not profile:
-        raise ValueError(f"{name} is empty: no kernel was profiled")
-    for kernel, values in profile.items():
-        record(f"{name}[{kernel!r}]", values, metrics)
-    return profile
 
 
 # A warp scheduler issues at most one instruction per cycle, so a kernel's issue-active cycles
@@ -67,12 +58,9 @@ def stall_per_output(profile: dict, variants, n: int = 2**26,
                      metric: str = LONG_SCOREBOARD) -> dict[str, float]:
     """Warp-cycles stalled per output, by variant: ``metric`` (stalled warps per issue-active
     cycle) times the instructions executed (about the issue-active cycles) over ``n`` outputs."""
-    _profile("profile", profile, ())
-    n = integer("n", n, 1)
     out = {}
-    for v in sequence("variants", variants, "variant names"):
-        m = record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
-                   (metric, "smsp__inst_executed.sum"))
+    for v in variants:
+        m = profile[V.get(v).kernel]
         out[V.get(v).name] = m[metric] * m["smsp__inst_executed.sum"] / n
     return out
 
@@ -80,10 +68,7 @@ def stall_per_output(profile: dict, variants, n: int = 2**26,
 def one_output_kernels(profile: dict, a: str = "async_halo", b: str = "tiled_sync") -> dict:
     """Two one-output-per-thread kernels in a profile: ``a``'s instructions and shared-memory
     wavefronts over ``b``'s, and each one's SM throughput (% of peak)."""
-    _profile("profile", profile, ())
-    ma, mb = (record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
-                     ("smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-                      "sm__throughput.avg.pct_of_peak_sustained_elapsed")) for v in (a, b))
+    ma, mb = (profile[V.get(v).kernel] for v in (a, b))
     sm = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
     return {"instructions": ma["smsp__inst_executed.sum"] / mb["smsp__inst_executed.sum"],
             "wavefronts": (ma["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"]
@@ -96,17 +81,13 @@ def sync_vs_async(profile: dict, sync=("vec4", "staged_sync"),
     """A profile's durations (µs, its own replays) as two ranges, the ``sync`` kernels' and the
     ``asynchronous`` ones' (``"sync_us"``, ``"async_us"``), and each kernel's instructions
     executed in millions (``"inst"``: variant -> text)."""
-    _profile("profile", profile, ())
 
     def m(v, metric):
-        return record(f"profile[{V.get(v).kernel!r}]", profile.get(V.get(v).kernel),
-                      (metric,))[metric]
+        return profile[V.get(v).kernel][metric]
 
     def span(names):   # "126.0-128.2" ("126.0~128.2"), or one value
         t = [f"{x:.1f}" for x in sorted(m(v, "gpu__time_duration.sum") for v in names)]
         return t[0] if t[0] == t[-1] else Text(f"{t[0]}-{t[-1]}", f"{t[0]}~{t[-1]}")
-    sync = sequence("sync", sync, "variant names")
-    asynchronous = sequence("asynchronous", asynchronous, "variant names")
     return {"sync_us": span(sync), "async_us": span(asynchronous),
             "inst": {V.get(v).name: millions(m(v, 'smsp__inst_executed.sum'))
                      for v in (*sync, *asynchronous)}}
@@ -129,7 +110,6 @@ def table(profile: dict) -> Table:
     column per kernel, one row per metric (``TABLE``: time, DRAM bytes and throughput, SM
     throughput, instructions and shared-memory wavefronts in millions). A
     :class:`kernels.tables.Table`: ``str`` of it is the fixed-width text."""
-    _profile("profile", profile, tuple(metric for metric, _, _ in TABLE))
     names = [kernel.removeprefix("conv1d_") for kernel in profile]
     return Table("", ["", *names],
                  [[label, *(millions(m[metric]) if fmt == "millions" else f"{m[metric]:{fmt}}"
@@ -154,10 +134,9 @@ def limits(roof: dict, ks=(5, 31, 63)) -> dict[int, dict]:
     device copy and the FMAs (from the roofline recording ``roof``, as the roofline has them),
     its instructions (``"issue"``) and its shared-memory wavefronts (``"shared"``): its duration
     times ncu's % of peak for each (:data:`LIMITS`)."""
-    record("roof", roof, ("copies", "fma"))
     n, out = 2**26, {}
-    for k in sequence("ks", ks, "tap counts"):
-        profile = summary(f"h200_ncu_2e26_k{integer('k', k, 1)}")
+    for k in ks:
+        profile = summary(f"h200_ncu_2e26_k{k}")
         kernel, m = min(profile.items(), key=lambda km: km[1]["gpu__time_duration.sum"])
         us = m["gpu__time_duration.sum"]
         copy = [c["median_us"] for c in roof["copies"] if c["n"] == n and c["k"] == k]

@@ -28,27 +28,41 @@ import numpy as np
 from .. import layout, variants as V
 from ..edition import Text, listed as both_listed, of, times
 from ..files import read_json
-from ..geometry import valid_tile
 from ..tables import Table
-from ..validate import (choice, flag, integer, number, record, rows as valid_rows,
-                        sequence, text)
+from ..validate import choice, record, rows as valid_rows
 
 RECORDED = Path(__file__).resolve().parents[1] / "recorded"   # kernels/recorded/
 
 
+# What a recording's lists of rows hold, checked once where it is read (:func:`load`): the
+# functions below take a loaded recording as it is.
+ROWS = {"rows": ("name", "n", "k", "median_us", "q1_us", "q3_us", "config"),
+        "tuning": ("name", "n", "k", "median_us", "ratio", "config"),
+        "stage_sweep": ("name", "n", "k", "median_us", "ratio", "gbps", "config"),
+        "overhead": ("variant", "n", "plain_us", "traced_us")}
+
+
 def load(name: str = "h200_bench") -> dict:
     """A recording (kernels/recorded/NAME.json), with its provenance; a corrupted file is
-    named in the error (its path, line and column)."""
+    named in the error (its path, line and column), and so is a row that lacks a key."""
     name = choice("recording", name, sorted(p.stem for p in RECORDED.glob("*.json")))
-    return read_json(RECORDED / f"{name}.json")
+    return checked(name, read_json(RECORDED / f"{name}.json"))
+
+
+def checked(name: str, data) -> dict:
+    """``data``, a recording read from ``name``, once its provenance and rows are checked."""
+    record(name, data, ("provenance",))
+    record(f"{name}['provenance']", data["provenance"], ("device", "date"))
+    for key, keys in ROWS.items():
+        if key in data:
+            valid_rows(f"{name}[{key!r}]", data[key], keys)
+    return data
 
 
 def table(result: dict, n: int = 2**26, k: int = 5) -> Table:
     """The sweep at one (n, K) with K taps, fastest first: median time, GB/s and time over the
     copy time (a :class:`kernels.tables.Table`: ``str`` of it is the fixed-width text)."""
-    record("result", result, ("rows", "provenance"))
     rows_at(result, n, k)      # n and k recorded (so that n is a power of two: 2^p)
-    valid_rows("result['rows']", result["rows"], ("name", "n", "k", "median_us", "gbps", "ratio"))
     rows = [r for r in result["rows"] if r["n"] == n and r["k"] == k]
     at, device = f"n = 2^{int(np.log2(n))}, K = {k}", result["provenance"].get("device")
     return Table(Text(f"{at} on {device}", f"{at}, {device}"),
@@ -64,8 +78,6 @@ def best_by_schedule(result: dict) -> dict:
     blocks and with one block per tile, as {(variant, persistent): row}. Fastest by median
     time, as :func:`kernels.measure.bench.tune` chose (a ratio would carry each row's own copy time,
     whose run-to-run noise is larger than some of the differences)."""
-    record("result", result, ("tuning",))
-    valid_rows("result['tuning']", result["tuning"], ("name", "config", "median_us"))
     best = {}
     for r in result["tuning"]:
         if r["name"] not in V.REGISTRY or not V.get(r["name"]).staged:
@@ -81,9 +93,6 @@ def best_by_schedule(result: dict) -> dict:
 def rows_at(result: dict, n: int = 2**26, k: int = 5) -> dict[str, dict]:
     """The sweep's rows at ``n`` outputs and ``k`` taps, by name (a variant, a peer or "copy"),
     in the order measured; ``ValueError`` when the recording has none there."""
-    record("result", result, ("rows",))
-    n, k = integer("n", n, 1), integer("k (taps)", k, 1)
-    valid_rows("result['rows']", result["rows"], ("name", "n", "k"))
     rows = {r["name"]: r for r in result["rows"] if r["n"] == n and r["k"] == k}
     if not rows:
         raise ValueError(f"the recording has no rows at n = {n} with {k} taps")
@@ -92,7 +101,6 @@ def rows_at(result: dict, n: int = 2**26, k: int = 5) -> dict[str, dict]:
 
 def best_async(rows: dict[str, dict]) -> str:
     """Of the correct asynchronous variants among ``rows``, the one closest to the copy time."""
-    _named("rows", rows, ("ratio",))
     candidates = [v for v in V.names(asynchronous=True, correct=True) if v in rows]
     if not candidates:
         raise ValueError("no asynchronous variant among the rows")
@@ -101,21 +109,7 @@ def best_async(rows: dict[str, dict]) -> str:
 
 def stage_sweep(result: dict) -> list[dict]:
     """The stage sweep's rows (persistent blocks), fewest stages first."""
-    record("result", result, ("stage_sweep",))
-    for i, r in enumerate(valid_rows("result['stage_sweep']", result["stage_sweep"],
-                                     ("name", "config", "ratio"))):
-        record(f"result['stage_sweep'][{i}]['config']", r["config"], ("stages",))
     return sorted(result["stage_sweep"], key=lambda r: r["config"]["stages"])
-
-
-def _named(name: str, rows, keys) -> dict:
-    """``rows_at``'s answer: a dict of name -> row, each row holding ``keys``."""
-    if not isinstance(rows, dict):
-        raise TypeError(f"{name} must be a dict of name -> row (recorded.rows_at), "
-                        f"got {type(rows).__name__}")
-    for key, row in rows.items():
-        record(f"{name}[{key!r}]", row, keys)
-    return rows
 
 
 COPY_HEADER = Text("÷ copy", "÷ 복사")    # a column of times over the copy time
@@ -149,7 +143,7 @@ def stage_table(result: dict) -> Table:
 def _instant(stamp, what: str) -> datetime.datetime:
     """An ISO 8601 time with its UTC offset."""
     try:
-        when = datetime.datetime.fromisoformat(text(what, stamp))
+        when = datetime.datetime.fromisoformat(stamp)
     except ValueError:
         raise ValueError(f"{what} must be an ISO 8601 time such as 2026-11-29T16:00:00+00:00, "
                          f"got {stamp!r}") from None
@@ -162,7 +156,6 @@ def variants_expected(result: dict) -> tuple[str, ...]:
     """The registry's variants a recording must hold: every one but those added to the registry
     (:attr:`kernels.variants.Variant.added`) after the recording was made (its provenance's
     ``date``)."""
-    record("result", result, ("provenance",))
     made = _instant(result["provenance"].get("date"), "the recording's provenance date")
     return tuple(v.name for v in V.VARIANTS
                  if v.added is None or _instant(v.added, f"{v.name}'s added") <= made)
@@ -174,11 +167,6 @@ def variants_expected(result: dict) -> tuple[str, ...]:
 # median_us, q1_us, q3_us, copy_us, fma_us, bound_us (the larger), ratio (to the bound),
 # copy_ratio, limit ("copy" or "fma"), config and every configuration "tried".
 
-def _timed(name: str, row) -> dict:
-    record(name, row, ("name", "median_us", "q1_us", "q3_us"))
-    return row
-
-
 # Medians of the same configuration differ by up to about 3% from one run to another (the same
 # kernels recorded on different days and machines, H200, 2026-11 and 12), more than one run's
 # interquartile range. A difference below this is no winner.
@@ -189,8 +177,6 @@ def tie(a: dict, b: dict, drift: float = RUN_TO_RUN) -> bool:
     """Whether two timed rows are a tie: their interquartile ranges [q1, q3] overlap (the
     noise within a run), or their medians differ by less than ``drift`` (the noise between
     runs, :data:`RUN_TO_RUN`)."""
-    a, b = _timed("a", a), _timed("b", b)
-    drift = number("drift", drift, lo=0)
     overlap = a["q1_us"] <= b["q3_us"] and b["q1_us"] <= a["q3_us"]
     return overlap or max(a["median_us"], b["median_us"]) < (1 + drift) * min(
         a["median_us"], b["median_us"])
@@ -203,17 +189,9 @@ def compare(a: dict, b: dict) -> str:
     return a["name"] if a["median_us"] < b["median_us"] else b["name"]
 
 
-def _roofline(rec) -> dict:
-    record("rec", rec, ("rows", "provenance", "fma"))
-    valid_rows("rec['rows']", rec["rows"], ("name", "n", "k", "median_us", "q1_us", "q3_us"))
-    return rec
-
-
 def roofline_rows(rec: dict, n: int) -> dict[str, list[dict]]:
     """The roofline rows at ``n`` outputs, by variant (in the order measured), fewest taps
     first; ``ValueError`` when the recording has none at ``n``."""
-    _roofline(rec)
-    n = integer("n", n, 1)
     found = {}
     for r in rec["rows"]:
         if r["n"] == n:
@@ -263,8 +241,7 @@ def async_vs_sync(rec: dict, n: int, k: int, control: str = "staged_sync",
     if V.get(control).asynchronous:
         raise ValueError(f"control must be a synchronous variant, not {control} "
                          f"({V.get(control).copy})")
-    matched = flag("matched", matched)
-    at = rows_at(_roofline(rec), integer("n", n, 1), integer("k (taps)", k, 1))
+    at = rows_at(rec, n, k)
     if control not in at:
         raise ValueError(f"the recording has no {control} row at n = {n} with {k} taps")
     c = at[control]
@@ -290,8 +267,7 @@ def async_vs_sync(rec: dict, n: int, k: int, control: str = "staged_sync",
 def launch_overhead(rec: dict) -> dict[str, float]:
     """From the seed size's rows (graph replay, 64 blocks): for each kernel, the share of its
     per-launch time that an empty kernel's launch with the same grid takes."""
-    seed = record("rec['seed']", _roofline(rec).get("seed"), ("rows",))
-    rows = {r["name"]: r for r in seed["rows"]}
+    rows = {r["name"]: r for r in rec["seed"]["rows"]}
     if "empty" not in rows:
         raise ValueError("the seed size has no empty kernel's row")
     empty = rows["empty"]["median_us"]
@@ -305,7 +281,6 @@ def roofline_table(rec: dict, n: int = 2**26) -> Table:
     it, not the copy; blank: not measured). A :class:`kernels.tables.Table`: ``str`` of it is
     the fixed-width text."""
     by_variant = roofline_rows(rec, n)
-    valid_rows("rec['rows']", rec["rows"], ("ratio", "copy_us", "fma_us", "limit"))
     ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
     cell = {(r["name"], r["k"]): r for rows in by_variant.values() for r in rows}
     names = list(by_variant)
@@ -332,13 +307,13 @@ def occupancy(rec: dict, n: int, k: int, variants) -> dict[str, dict]:
     """From a roofline recording's rows at (n, K): each variant's registers per thread, blocks
     per SM (as CuPy reported them for its tuned configuration), warps per block (a producer
     warp counted) and the share of an SM's warp slots those blocks fill."""
-    at = rows_at(_roofline(rec), integer("n", n, 1), integer("k (taps)", k, 1))
+    at = rows_at(rec, n, k)
     out = {}
-    for v in sequence("variants", variants, "variant names"):
+    for v in variants:
         v = V.get(v).name
         if v not in at:
             raise ValueError(f"the recording has no {v} row at n = {n} with {k} taps")
-        c = record(f"the {v} row's config", at[v]["config"], ("threads", "regs", "blocks_per_sm"))
+        c = at[v]["config"]
         warps = -(-c["threads"] // 32) + (1 if V.get(v).producer_warp else 0)
         out[v] = {"regs": c["regs"], "blocks_per_sm": c["blocks_per_sm"], "warps_per_block": warps,
                   "warp_share": c["blocks_per_sm"] * warps / MAX_WARPS_PER_SM}
@@ -353,8 +328,7 @@ H200_HBM_TBPS = 4.8
 def copy_share_of_peak(result: dict, n: int = 2**26, k: int = 5,
                        peak_tbps: float = H200_HBM_TBPS) -> float:
     """The recorded copy's rate at (n, K) (GB/s, reading and writing) over a datasheet peak."""
-    copy = record("the copy row", rows_at(result, n, k).get("copy"), ("gbps",))
-    return copy["gbps"] / 1e3 / number("peak_tbps", peak_tbps, lo=0)
+    return rows_at(result, n, k)["copy"]["gbps"] / 1e3 / peak_tbps
 
 
 def bytes_in_flight(row: dict, multiprocessors: int) -> float:
@@ -362,11 +336,7 @@ def bytes_in_flight(row: dict, multiprocessors: int) -> float:
     tile, for persistent blocks (all resident at once): blocks per SM x stages (the tile waited
     for and the ``stages - 1`` requested after it) x bytes per tile buffer (``layout.span``
     floats: the tile and its halos in whole 128-byte lines)."""
-    record("row", row, ("config", "k"))
-    c = record("row['config']", row["config"], ("grid", "stages", "tile"))
-    multiprocessors = integer("multiprocessors", multiprocessors, 1)
-    integer("row['k']", row["k"], 1), integer("row['config']['grid']", c["grid"], 1)
-    integer("row['config']['stages']", c["stages"], 1), valid_tile(c["tile"])
+    c = row["config"]
     if not c.get("persistent", True):
         raise ValueError("bytes_in_flight needs persistent blocks: with one block per tile, how "
                          "many are resident depends on occupancy, not on the grid")
@@ -380,12 +350,11 @@ def littles_law(result: dict, latency_us: float = 1.0) -> dict:
     ``latency_us`` (an assumed DRAM latency under load, not measured here), beside the input
     persistent blocks have in flight at each stage count (:func:`bytes_in_flight`), and the
     latency up to which one stage's bytes suffice (``"enough_up_to_us"``)."""
-    record("result", result, ("provenance", "stage_sweep"))
-    sms = integer("multiprocessors", result["provenance"]["multiprocessors"], 1)
+    sms = result["provenance"]["multiprocessors"]
     sweep = stage_sweep(result)
     copy = rows_at(result, sweep[0]["n"], sweep[0]["k"])["copy"]
     reads_per_sm = copy["gbps"] / 2 * 1e9 / sms    # bytes per second: x is half the traffic
-    needed = reads_per_sm * number("latency_us", latency_us, lo=0) * 1e-6
+    needed = reads_per_sm * latency_us * 1e-6
     in_flight = {r["config"]["stages"]: bytes_in_flight(r, sms) for r in sweep}
     return {"needed": needed, "copy_gbps": copy["gbps"], "in_flight": in_flight,
             "enough_up_to_us": in_flight[min(in_flight)] / reads_per_sm * 1e6,
@@ -394,7 +363,7 @@ def littles_law(result: dict, latency_us: float = 1.0) -> dict:
 
 def verdicts(rec: dict, n: int = 2**26, matched: bool = False) -> dict[int, Verdict]:
     """:func:`async_vs_sync` at every K the control was measured at, fewest taps first."""
-    taps = sorted({r["k"] for r in _roofline(rec)["rows"] if r["name"] == "staged_sync"
+    taps = sorted({r["k"] for r in rec["rows"] if r["name"] == "staged_sync"
                    and r["n"] == n})
     return {k: async_vs_sync(rec, n, k, matched=matched) for k in taps}
 
@@ -487,10 +456,8 @@ def verdict_summary(rec: dict, n: int = 2**26) -> dict[str, str]:
 def provenance(p: dict, live: bool = False) -> Text:
     """Where and when a recording was made (its ``provenance``), a line for the page and a
     figure's label; ``live``: measured now, on this GPU."""
-    if flag("live", live):
-        record("provenance", p, ("device",))
+    if live:
         return Text(f"Measured live on {p['device']}.", f"{p['device']}에서 지금 잰 값.")
-    record("provenance", p, ("device", "driver", "cupy", "date"))
     return Text(f"RECORDED on {p['device']} (driver {p['driver']}, CuPy {p['cupy']}, "
                 f"{p['date'][:10]}).",
                 f"기록: {p['device']}(드라이버 {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}).")
@@ -499,9 +466,8 @@ def provenance(p: dict, live: bool = False) -> Text:
 def configurations(result: dict, live: bool = False) -> Text:
     """The configurations a recording's tuning chose (``configs``), a line each; ``live``: a live
     run's, tuned over a smaller grid."""
-    record("result", result, ("configs",))
     head = (Text("configurations (a smaller tuning grid than the recording's):",
-                 "구성(기록보다 작은 튜닝 격자):") if flag("live", live)
+                 "구성(기록보다 작은 튜닝 격자):") if live
             else Text("configurations:", "구성:"))
     def said(key, value, lang):
         if lang == "en":
@@ -608,8 +574,7 @@ def drift_seen(a: dict, b: dict) -> float:
 def flight_table(result: dict) -> Table:
     """The stage sweep beside the bytes its persistent blocks keep in flight: stages, blocks per
     SM, KiB in flight per SM (:func:`bytes_in_flight`), GB/s, time over the copy's."""
-    record("result", result, ("provenance", "stage_sweep"))
-    sms = integer("multiprocessors", result["provenance"]["multiprocessors"], 1)
+    sms = result["provenance"]["multiprocessors"]
     return Table("", [Text("stages", "스테이지"), Text("blocks per SM", "SM당 블록"),
                       Text("KiB in flight per SM", "SM당 진행 중 KiB"), "GB/s",
                       Text("÷ copy", "÷ 복사")],

@@ -18,8 +18,7 @@ from ..edition import Text, of, times
 from ..geometry import launch_config
 from ..launch import prepare
 from ..reference import random_inputs
-from ..validate import (choice, integer, needs_gpu, number, optional, output_file, record,
-                        rng_seed, rows as valid_rows, text)
+from ..validate import choice, integer, needs_gpu, number, output_file, record
 
 # Thread 0, whose clock the cycles per phase are, copies cells 0 and 256 of the 260-cell buffer
 # (Puzzle 28: tile 256 + 2 halos of 2, 256 threads): two 4-byte loads in its tile load, one tap.
@@ -34,21 +33,6 @@ PHASES_KO = {"tile load": "타일 로드", "taps load": "탭 로드", "wait": "�
              "compute": "계산"}   # the phases' names in the Korean edition (tables, figures)
 
 
-def _records(name: str, records) -> np.ndarray:
-    """Trace records: a 2-D integer NumPy array, one row of ``layout.TRACE_WORDS`` per block."""
-    if not isinstance(records, np.ndarray):
-        raise TypeError(f"{name} must be a NumPy array of trace records (timeline.records or "
-                        f"timeline.trace), got {type(records).__name__}")
-    if records.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integers (uint64 trace words), got {records.dtype}")
-    if records.ndim != 2 or records.shape[1] != layout.TRACE_WORDS:
-        raise ValueError(f"{name} must have shape (blocks, {layout.TRACE_WORDS}) (the record "
-                         f"layout of kernels.layout), got {records.shape}")
-    if records.shape[0] == 0:
-        raise ValueError(f"{name} is empty: no block's records")
-    return records
-
-
 def _traced(variant) -> str:
     v = V.get(variant)
     if not v.traced:
@@ -57,20 +41,9 @@ def _traced(variant) -> str:
     return v.name
 
 
-def _measurement(name: str, data, keys=("cycles",)) -> dict:
-    """A timeline measurement (``load_or_measure``'s ``data``) that holds ``keys``."""
-    record(name, data, keys)
-    if "cycles" in keys:
-        cycles = data["cycles"]
-        if not isinstance(cycles, dict) or not cycles:
-            raise ValueError(f"{name}['cycles'] must be a non-empty dict of variant -> cycles")
-    return data
-
-
 def _cycles_of(name: str, data: dict, variant) -> dict:
-    """``data["cycles"][variant]`` with every phase."""
-    variant = choice(name, variant, tuple(data["cycles"]))
-    return record(f"data['cycles'][{variant!r}]", data["cycles"][variant], PHASES)
+    """``data["cycles"][variant]``, every phase's cycles."""
+    return data["cycles"][choice(name, variant, tuple(data["cycles"]))]
 
 
 def _point(name: str) -> int:
@@ -166,23 +139,19 @@ def measured_preset(data: dict, variant: str = "tiled_sync") -> dict:
     synchronous kernel's tile load and taps load, and as "compute" everything its blocks do after
     them (the empty wait, the barrier and the compute), median cycles rounded to whole cycles. The
     model's sync total is then the measured block's, up to the rounding of the medians."""
-    c = _cycles_of("variant", _measurement("data", data), variant)
+    c = _cycles_of("variant", data, variant)
     return {"dram_latency": round(c["tile load"]), "taps_latency": round(c["taps load"]),
             "compute": round(c["wait"] + c["barrier"] + c["compute"])}
 
 
 def preset_name(data: dict) -> str:
     """The name of ``measured_preset(data)``: "as measured on the H200" for an NVIDIA H200."""
-    record("data", data, ("provenance",))
-    text("data['provenance']['device']", record("data['provenance']", data["provenance"],
-                                                ("device",))["device"])
     return f"as measured on the {data['provenance']['device'].removeprefix('NVIDIA ')}"
 
 
 def model_presets(recorded: str = "h200_timelines") -> dict[str, dict]:
     """The model's presets by name: the puzzle's illustration, then the phases measured in the
     recording ``kernels/recorded/RECORDED.json``."""
-    text("recorded", recorded)
     from .recorded import load
     data = load(recorded)
     return {PRESET_PUZZLE: dict(PUZZLE_PRESET), preset_name(data): measured_preset(data)}
@@ -212,7 +181,6 @@ def trace(variant: str, n: int = 16384, tile: int = 256, k: int = 5, threads: in
     (``layout.TRACE_SM``), then %globaltimer (ns, ``TRACE_NS``) and clock64() (cycles,
     ``TRACE_CYCLES``) at each of ``layout.TRACE_POINTS``."""
     cfg = launch_config(n, k, tile, threads, _traced(variant))
-    seed = rng_seed("seed", seed)
     needs_gpu("timeline.trace")
     import cupy
     x, w = (cupy.asarray(a) for a in random_inputs(n, k, seed))
@@ -230,9 +198,6 @@ def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
     an SM: lane = (SM, how many of its blocks were already running). Only the first ``max_sms``
     SMs, and only blocks that start within ``window_us`` of the first, when given: then the
     title says so."""
-    records, title = _records("records", records), text("title", title)
-    max_sms = optional(integer, "max_sms", max_sms, 1)
-    window_us = optional(number, "window_us", window_us, lo=0)
     ns = records[:, layout.TRACE_NS].astype(np.int64)
     t0 = ns[:, _point("start")].min()
     if window_us is not None:
@@ -263,7 +228,6 @@ def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
 
 def phase_cycles(records: np.ndarray) -> dict:
     """Median SM cycles (clock64) per phase over all blocks, as thread 0 of each block saw them."""
-    records = _records("records", records)
     clocks = records[:, layout.TRACE_CYCLES].astype(np.int64)
     return {name: float(np.median(clocks[:, _point(z)] - clocks[:, _point(a)]))
             for name, a, z in TRACE_PHASES}
@@ -272,7 +236,6 @@ def phase_cycles(records: np.ndarray) -> dict:
 def timer_resolution(reads: int = 4096) -> dict:
     """How often %globaltimer ticks on this GPU: the smallest and median nonzero step between
     back-to-back reads (ns)."""
-    reads = integer("reads", reads, 2, 2**20)
     needs_gpu("timeline.timer_resolution")
     import cupy
     from ..device import compute_capability
@@ -306,7 +269,6 @@ def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> d
 
 def block_cycles(records: np.ndarray) -> float:
     """Median SM cycles (clock64) from a block's first trace point to its last, over all blocks."""
-    records = _records("records", records)
     clocks = records[:, layout.TRACE_CYCLES].astype(np.int64)
     return float(np.median(clocks[:, _point("stored")] - clocks[:, _point("start")]))
 
@@ -317,7 +279,6 @@ def sm_occupancy(records: np.ndarray) -> dict:
     its last store; ``ns_per_block``, the time an SM took per block it ran (its first start to its
     last end, over its blocks), the median over the SMs. ``block_ns / ns_per_block`` is how many
     blocks' time overlapped on an SM, on average (Little's law)."""
-    records = _records("records", records)
     ns = records[:, layout.TRACE_NS].astype(np.int64)
     start, end = ns[:, _point("start")], ns[:, _point("stored")]
     sm_of = records[:, layout.TRACE_SM]
@@ -344,10 +305,7 @@ def taps_lesson(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo") 
     cycles to issue the copies (``issue``), the taps load (``async_taps``) and the wait left
     after it (``wait_left``); and ``sync``'s "wait", whose trace points have nothing between
     them, so that it measures the cost of a trace point (``empty_wait``)."""
-    _measurement("data", data)
     _cycles_of("sync", data, sync), _cycles_of("asyn", data, asyn)
-    for v in data["cycles"]:
-        record(f"data['cycles'][{v!r}]", data["cycles"][v], ("taps load",))
     c = data["cycles"]
     taps = c[sync]["taps load"]
     per_load = c[sync]["tile load"] / THREAD0_TILE_LOADS
@@ -364,10 +322,7 @@ def overlap_saving(data: dict, sync: str = "tiled_sync", asyn: str = "async_halo
     (``block_cycles``, by variant) and the fraction fewer (``block_less``); and the fraction less
     kernel time of the plain (untraced) builds at each size measured (``kernel_less``, by n),
     with ``sync``'s time there (``kernel_us``, by n)."""
-    _measurement("data", data, ("cycles", "traces", "overhead"))
     sync = choice("sync", sync, tuple(data["cycles"]))
-    records(data, sync), records(data, asyn)       # both traced, in the record layout
-    valid_rows("data['overhead']", data["overhead"], ("variant", "n", "plain_us"))
     cycles = {v: block_cycles(records(data, v)) for v in (sync, asyn)}
     plain = {(r["variant"], r["n"]): r["plain_us"] for r in data["overhead"]}
     sizes = sorted({n for v, n in plain if v == sync} & {n for v, n in plain if v == asyn})
@@ -431,7 +386,7 @@ def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
         live = Text(f"measured live on {device}", f"{device}에서 지금 직접 잰 값")
         return data, Source(live, live)
     from .recorded import load
-    data = load(recorded)
+    data = _checked(recorded, load(recorded))
     p = data["provenance"]
     short = Text(f"RECORDED on {p['device']}", f"{p['device']}에서 기록한 값")
     return data, Source(Text(f"{short.en} (driver {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}); "
@@ -440,11 +395,26 @@ def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
                              f"{p['date'][:10]}). 여기에는 GPU가 없습니다."), short)
 
 
+def _checked(name: str, data: dict) -> dict:
+    """A timeline recording, once: its timer, its cycles (every phase of each variant) and
+    each variant's traces (both sizes, records of ``layout.TRACE_WORDS`` words)."""
+    record(name, data, ("timer", "cycles", "traces", "overhead"))
+    record(f"{name}['timer']", data["timer"], ("min_step_ns", "median_step_ns"))
+    for v, cycles in data["cycles"].items():
+        record(f"{name}['cycles'][{v!r}]", cycles, PHASES)
+    for v, traces in data["traces"].items():
+        for which in ("seed", "large"):
+            kept = record(f"{name}['traces'][{v!r}]", traces, ("seed", "large"))[which]
+            if not kept or any(len(r) != layout.TRACE_WORDS for r in kept):
+                raise ValueError(f"{name}['traces'][{v!r}][{which!r}] must be a list of records "
+                                 f"of {layout.TRACE_WORDS} integers each (kernels.layout's layout)")
+    return data
+
+
 def data_note(data: dict, source: Source) -> Text:
     """What notebook 02 says of ``load_or_measure``'s result: where it comes from, and how often
     %globaltimer ticks there (the measured timelines' resolution)."""
-    timer = record("data['timer']", record("data", data, ("timer",))["timer"],
-                   ("min_step_ns", "median_step_ns"))
+    timer = data["timer"]
     step, median = timer["min_step_ns"], timer["median_step_ns"]
     return Text(f"{of(source.text, 'en')}\n%globaltimer ticks every {step} ns at best (median step "
                 f"{median:.0f} ns): the timelines' resolution",
@@ -456,20 +426,9 @@ def data_note(data: dict, source: Source) -> Text:
 def records(data: dict, variant: str, which: str = "seed") -> np.ndarray:
     """The trace records of ``variant`` in ``data`` ("seed": Puzzle 28's size, every block;
     "large": N = LARGE_N, the blocks ``_first`` keeps), one row of ``layout.TRACE_WORDS`` each."""
-    record("data", data, ("traces",))
     variant = choice("variant", variant, tuple(data["traces"]))
     which = choice("which", which, ("seed", "large"))
-    kept = record(f"data['traces'][{variant!r}]", data["traces"][variant], (which,))[which]
-    if not isinstance(kept, (list, tuple)) or not all(
-            isinstance(r, (list, tuple)) and len(r) == layout.TRACE_WORDS for r in kept):
-        raise ValueError(f"data['traces'][{variant!r}][{which!r}] must be a list of records of "
-                         f"{layout.TRACE_WORDS} integers each (kernels.layout's record layout)")
-    try:
-        rows = np.array(kept, dtype=np.uint64)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"data['traces'][{variant!r}][{which!r}] must hold integers from 0 to "
-                         f"2**64 - 1 (trace words)") from None
-    return rows.reshape(-1, layout.TRACE_WORDS)
+    return np.array(data["traces"][variant][which], dtype=np.uint64).reshape(-1, layout.TRACE_WORDS)
 
 
 # --- the numbers notebook 02's sentences state (glued into its prose) -------------------------
@@ -487,9 +446,8 @@ def _pct(x: float) -> str:
 def recording_numbers(data: dict) -> dict[str, str]:
     """Where the page's numbers come from: ``rec_device``, ``rec_date`` (YYYY-MM-DD),
     ``rec_sms`` (its SMs) and ``rec_l2`` (its L2 cache, MiB)."""
-    p = record("data['provenance']", record("data", data, ("provenance",))["provenance"],
-               ("device", "date", "multiprocessors", "l2_bytes"))
-    return {"rec_device": text("device", p["device"]), "rec_date": text("date", p["date"])[:10],
+    p = data["provenance"]
+    return {"rec_device": p["device"], "rec_date": p["date"][:10],
             "rec_sms": str(int(p["multiprocessors"])), "rec_l2": f"{p['l2_bytes'] / 2**20:.0f} MiB"}
 
 
@@ -567,9 +525,7 @@ def occupancy_numbers(data: dict) -> dict[str, str]:
 def overhead_numbers(data: dict) -> dict[str, str]:
     """The traced builds' overhead over the plain ones, least and most (``cost_low``,
     ``cost_high``)."""
-    rows = valid_rows("data['overhead']", _measurement("data", data, ("overhead",))["overhead"],
-                      ("overhead",))
-    costs = sorted(r["overhead"] for r in rows)
+    costs = sorted(r["overhead"] for r in data["overhead"])
     return {"cost_low": _pct(costs[0]), "cost_high": _pct(costs[-1])}
 
 
@@ -583,8 +539,6 @@ def tuned_rows(roof: dict, n: int = TUNED_N) -> dict:
     ``TUNED_VARIANTS`` tuned at size ``n``: ``{k: {"tiled_sync": row, ...}}`` for the K that all
     have (a row: ``median_us``, ``config`` with the tuned ``tile``)."""
     from .recorded import roofline_rows   # the roofline recording's reader
-    valid_rows("roof['rows']", record("roof", roof, ("rows",))["rows"],
-               ("name", "n", "k", "median_us", "config"))
     try:
         at = roofline_rows(roof, n)
     except ValueError:
@@ -629,7 +583,7 @@ def model_table(rows, bytes_per_cycle: float = 16.0):
     """Notebook 02's table of the model at ``bytes_per_cycle``: ``rows`` of (blocks per SM, sync
     cycles, async cycles, less time)."""
     from ..tables import Table
-    bw = f"{number('bytes_per_cycle', bytes_per_cycle, lo=0, lo_open=True):g}"
+    bw = f"{bytes_per_cycle:g}"
     return Table(Text(f"The model at {bw} B/cycle, in cycles", f"대역폭이 사이클당 {bw}바이트일 때의 모델(단위: 사이클)"),
                  [Text("blocks per SM", "SM당 블록"), Text("sync", "동기"), Text("async", "비동기"),
                   Text("less time", "시간 단축")],
@@ -639,7 +593,6 @@ def model_table(rows, bytes_per_cycle: float = 16.0):
 def phase_table(data: dict):
     """Thread 0's median cycles per phase in ``data`` (a timeline measurement), variant by
     variant, beside the puzzle's illustrative cycles."""
-    _measurement("data", data)
     from ..tables import Table
     variants = TIMELINE_VARIANTS
     return Table("", [Text("phase", "단계"), Text("puzzle (illustrative)", "퍼즐(예시)"), *variants],
@@ -652,8 +605,7 @@ def occupancy_table(data: dict):
     """How the blocks of ``data`` (a timeline measurement) shared their SMs (:func:`sm_occupancy`),
     at Puzzle 28's size and at N = 2^24."""
     from ..tables import Table
-    device = record("data['provenance']", record("data", data, ("provenance",))["provenance"],
-                    ("device",))["device"]
+    device = data["provenance"]["device"]
     rows = []
     for which, size in (("seed", "N = 2^14"), ("large", "N = 2^24")):
         for v in TIMELINE_VARIANTS:
@@ -671,8 +623,7 @@ def occupancy_table(data: dict):
 def overhead_table(data: dict):
     """The plain and traced builds' kernel-only times in ``data`` and the traced one's overhead."""
     from ..tables import Table
-    rows = valid_rows("data['overhead']", _measurement("data", data, ("overhead",))["overhead"],
-                      ("variant", "n", "plain_us", "traced_us", "overhead"))
+    rows = data["overhead"]
     return Table("", [Text("variant", "변형"), "N", Text("plain µs", "일반 빌드 µs"),
                       Text("traced µs", "트레이스 빌드 µs"), Text("overhead", "오버헤드")],
                  [[r["variant"], r["n"], f"{r['plain_us']:.2f}", f"{r['traced_us']:.2f}",

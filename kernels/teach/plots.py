@@ -38,8 +38,7 @@ from ..measure.timeline import PHASES_KO
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference
-from ..validate import (choice, integer, labelled, record, rows as valid_rows, same_length,
-                        sequence, text, vector)
+from ..validate import choice, integer, labelled, same_length, sequence, text, vector
 
 PAGE_WIDTH_IN = 6.88   # the text column: 688 CSS px
 CSS_PX_PER_IN = 100    # the figure's inch on the page
@@ -411,8 +410,6 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     """Effective bandwidth (8 N bytes over the kernel time) against N, under the device copy of
     the same bytes (in both panels): the asynchronous variants above, the
     plain-load variants and the libraries' convolutions (peers) below, on the same axes."""
-    record("result", result, ("rows", "provenance"))
-    valid_rows("result['rows']", result["rows"], ("name", "n", "k", "gbps"))
     k, label = integer("k (taps)", k), text("label", label)
     recorded = sorted({r["k"] for r in result["rows"]})
     if k not in recorded:
@@ -467,14 +464,7 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
 def plot_stage_sweep(result: dict, label: str = ""):
     """Bandwidth of the pipelined kernel against its number of stages, beside the bytes each SM
     keeps in flight (Little's law: bandwidth = bytes in flight / latency)."""
-    record("result", result, ("stage_sweep", "provenance"))
     label = text("label", label)
-    if not result["stage_sweep"]:
-        raise ValueError("result['stage_sweep'] is empty: the recording has no stage sweep")
-    for i, r in enumerate(valid_rows("result['stage_sweep']", result["stage_sweep"],
-                                     ("n", "k", "config", "gbps", "copy_us"))):
-        record(f"result['stage_sweep'][{i}]['config']", r["config"], ("stages", "tile", "grid"))
-    record("result['provenance']", result["provenance"], ("multiprocessors",))
     rows = sorted(result["stage_sweep"], key=lambda r: r["config"]["stages"])
     sms = result["provenance"]["multiprocessors"]
     fig = page_figure(3.4)
