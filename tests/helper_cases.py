@@ -27,7 +27,6 @@ TL = recorded.load("h200_timelines")
 TRACE = timeline.records(TL, "async_halo")
 AT = recorded.rows_at(RECORDED)
 ROW = bench.Row("bulk", 2**26, 5, 300.0, 299.0, 302.0, 134.0, "events", {"tile": 1024})
-CFG = kernels.launch_config(1000, 5)
 NB = nbformat.v4.new_notebook()
 TABLE = {"source": None, "cells": {}}
 ED = translate.Edition(ROOT)
@@ -44,56 +43,12 @@ def without(d: dict, key: str) -> dict:
 
 CASES = [
     # --- kernels.measure.timing ---
-    ("time_us: fn not callable", on(timing.time_us, 5, 1000), TypeError, "fn must be callable"),
-    ("time_us: n zero", on(timing.time_us, print, 0), ValueError, "n must be at least 1"),
-    ("time_us: n_repeat zero", on(timing.time_us, print, 1000, 0), ValueError,
-     "n_repeat must be from 1"),
-    ("time_us: graph a string", on(timing.time_us, print, 1000, graph="no"), TypeError,
-     "graph must be True or False"),
-    ("copy_fn: x NumPy", on(timing.copy_fn, X, X.copy()), TypeError, "x must be a CuPy array"),
-    ("copy_fn: x a list", on(timing.copy_fn, list(X), X), TypeError, "x must be a NumPy or CuPy"),
-    ("copy_fn: y None", on(timing.copy_fn, X, None), TypeError, "x must be a CuPy array|y must"),
     ("copy_fn: how a typo", on(timing.copy_fn, X, X, "memcopy"), ValueError,
      "did you mean 'memcpy'"),
     # --- kernels.measure.bench ---
     ("peer_fn: unknown peer", on(bench.peer_fn, "torch.conv", X, W, X), ValueError,
      "did you mean 'torch.conv1d'"),
     ("peer_fn: name None", on(bench.peer_fn, None, X, W, X), TypeError, "must be a string"),
-    ("peer_fn: x NumPy", on(bench.peer_fn, "torch.conv1d", X, W, X), TypeError,
-     "x must be a CuPy array"),
-    ("quartiles: empty", on(bench.quartiles, []), ValueError, "times is empty"),
-    ("quartiles: a string", on(bench.quartiles, "1 2 3"), TypeError, "times must be"),
-    ("quartiles: NaN", on(bench.quartiles, [1.0, float("nan")]), ValueError, "must be finite"),
-    ("quartiles: negative", on(bench.quartiles, np.array([-1.0, 2.0])), ValueError,
-     "at least 0"),
-    ("time_copy: x NumPy", on(bench.time_copy, X, X.copy(), 5), TypeError,
-     "x must be a CuPy array"),
-    ("time_copy: x float64", on(bench.time_copy, X.astype(np.float64), X, 5), TypeError,
-     "x must be float32"),
-    ("time_copy: x a list", on(bench.time_copy, list(X), X, 5), TypeError,
-     "x must be a NumPy or CuPy array"),
-    ("check_on_host: name not a string", on(bench.check_on_host, X, X, W, 5), TypeError,
-     "name must be a string"),
-    ("check_on_host: y NumPy", on(bench.check_on_host, X, X, W, "a"), TypeError,
-     "y must be a CuPy array"),
-    ("check_on_host: y a list", on(bench.check_on_host, list(X), X, W, "a"), TypeError,
-     "y must be a NumPy or CuPy array"),
-    ("time_variant: variant typo", on(bench.time_variant, "bulkk", X, W, X, 1.0), ValueError,
-     "did you mean 'bulk'"),
-    ("time_variant: copy_us zero", on(bench.time_variant, "bulk", X, W, X, 0.0), ValueError,
-     "copy_us must be greater than 0"),
-    ("time_variant: kw a list", on(bench.time_variant, "bulk", X, W, X, 1.0, [256]), TypeError,
-     "kw must be a dict"),
-    ("time_variant: check not callable", on(bench.time_variant, "bulk", X, W, X, 1.0,
-                                            check="yes"), TypeError, "check must be callable"),
-    ("time_variant: x NumPy", on(bench.time_variant, "bulk", X, W, X, 1.0), TypeError,
-     "x must be a CuPy array"),
-    ("time_launch: fn a function", on(bench.time_launch, print, 1.0), TypeError,
-     "fn must be a kernels.Launch"),
-    ("time_launch: fn a LaunchConfig", on(bench.time_launch, CFG, 1.0), TypeError,
-     "fn must be a kernels.Launch"),
-    ("time_launch: fn None", on(bench.time_launch, None, 1.0), TypeError,
-     "fn must be a kernels.Launch"),
     ("measure: names a string", on(bench.measure, "bulk", 2**20, 5), TypeError,
      "names must be a list or tuple"),
     ("measure: name typo", on(bench.measure, ["bulkk"], 2**20, 5), ValueError,
@@ -124,12 +79,6 @@ CASES = [
      r"stages\[0\] must be from 1 to 8"),
     ("tuning_grid: tiles empty", on(bench.tuning_grid, "bulk", 2**20, 5, ()), ValueError,
      "tiles is empty"),
-    ("launch_keywords: a dict", on(bench.launch_keywords, {"tile": 256}), TypeError,
-     "cfg must be a kernels.LaunchConfig"),
-    ("launch_keywords: None", on(bench.launch_keywords, None), TypeError,
-     "cfg must be a kernels.LaunchConfig"),
-    ("launch_keywords: a Row", on(bench.launch_keywords, ROW), TypeError,
-     "cfg must be a kernels.LaunchConfig"),
     ("tune: variant typo", on(bench.tune, "bulkk"), ValueError, "did you mean 'bulk'"),
     ("tune: nothing fits", on(bench.tune, "tiled_sync", 2**20, 2000, tiles=(1024,)), ValueError,
      "no configuration of tiled_sync"),
@@ -358,15 +307,12 @@ CASES = [
 
 # The functions these rows cover that the core's table does not (each with 3 rows or more).
 PUBLIC = [
-    "bench.check_on_host", "bench.launch_keywords", "bench.measure", "bench.ncu_target",
-    "bench.peer_fn", "bench.quartiles", "bench.run", "bench.time_copy", "bench.time_launch",
-    "bench.time_variant", "bench.tune", "bench.tuning_grid", "explore.compare",
-    "explore.generation_choices", "listing.copy_instructions", "listing.diff",
+    "bench.measure", "bench.ncu_target", "bench.run", "bench.tune", "bench.tuning_grid",
+    "explore.compare", "explore.generation_choices", "listing.copy_instructions", "listing.diff",
     "listing.diff_text", "listing.show", "notebooks.execute", "notebooks.setup_cell_source",
     "plots.plot_schedules", "recorded.load", "nsight.summary", "roofline.bounded",
     "roofline.builds", "roofline.count_wrong", "roofline.fma_rate", "roofline.ncu_target",
     "roofline.reference_and_bound", "roofline.seed_size", "timeline.instrumentation_cost",
-    "timeline.load_or_measure", "timing.copy_fn", "timing.time_us", "translate.Edition",
-    "translate.cell_hash", "translate.check", "translate.dump_table", "translate.load_table",
-    "translate.page_problems", "translate.stamp", "translate.sync", "translate.translate",
-    "translate.updated_table", "warmup.warm_up"]
+    "timeline.load_or_measure", "translate.Edition", "translate.cell_hash", "translate.check",
+    "translate.dump_table", "translate.load_table", "translate.page_problems", "translate.stamp",
+    "translate.sync", "translate.translate", "translate.updated_table", "warmup.warm_up"]

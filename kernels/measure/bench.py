@@ -31,11 +31,11 @@ import numpy as np
 from .. import variants as V
 from ..device import device_info
 from ..files import write_json
-from ..geometry import MAX_STAGES, MAX_THREADS, LaunchConfig, launch_config, valid_n, valid_tile
+from ..geometry import MAX_STAGES, MAX_THREADS, launch_config, valid_n, valid_tile
 from ..launch import Launch, blocks_per_sm, prepare
 from ..reference import assert_correct, random_inputs
-from ..validate import (choice, flag, function, integer, needs_gpu, number, optional,
-                        output_file, rng_seed, sequence, text, warps)
+from ..validate import (choice, flag, integer, needs_gpu, output_file, rng_seed, sequence,
+                        warps)
 from .nsight import METRICS as NCU_METRICS
 from .recorded import load, table
 from .timing import COPIES, copy_fn, time_us
@@ -70,7 +70,6 @@ class Row:
 def peer_fn(name: str, x, w, y):
     """A library's convolution with our definition (zero padding), writing into y where it can."""
     name = choice("name (a peer)", name, PEERS)
-    _cupy_arrays(x=x, w=w, y=y)
     needs_gpu("bench.peer_fn")
     k = w.size
     if name == "cupyx.ndimage.correlate1d":
@@ -96,34 +95,8 @@ def _check_peer(name, fn, x, w, y):
     assert_correct(out, x.get(), w.get(), name)
 
 
-def _cupy_arrays(**arrays) -> None:
-    """Each a float32 CuPy vector (checked before the GPU is needed)."""
-    from ..validate import array_module, vector
-    for name, a in arrays.items():
-        vector(name, a)
-        if array_module(name, a) is np:
-            raise TypeError(f"{name} must be a CuPy array (on the GPU), got a NumPy array: pass "
-                            f"cupy.asarray({name})")
-
-
-def _n_repeat(n_repeat):
-    return optional(integer, "n_repeat", n_repeat, 1, 10**6)
-
-
 def quartiles(times) -> tuple[float, float, float]:
     """Median, first and third quartile of per-launch times."""
-    if isinstance(times, (list, tuple)):
-        sequence("times", times, "times")
-    elif not isinstance(times, np.ndarray):
-        raise TypeError(f"times must be a NumPy array or a list of times, "
-                        f"got {type(times).__name__}")
-    a = np.asarray(times)
-    if a.size == 0:
-        raise ValueError("times is empty: give at least one time")
-    if a.dtype.kind not in "iuf":
-        raise TypeError(f"times must be real numbers, got {a.dtype}")
-    if not np.all(np.isfinite(a)) or np.any(a < 0):
-        raise ValueError("times must be finite and at least 0 (times in µs)")
     return (float(np.median(times)), *np.percentile(times, [25, 75]).tolist())
 
 
@@ -132,10 +105,6 @@ def time_copy(x, y, k: int, n_repeat: int | None = None) -> Row:
     as the "copy" row of a sweep at k taps: the faster of ``cudaMemcpyAsync`` and a 16-byte copy
     kernel (:func:`kernels.measure.timing.copy_fn`), both timed here; its config says which
     ("by") and the median of each."""
-    _cupy_arrays(x=x, y=y)
-    if y.size != x.size:
-        raise ValueError(f"y must have shape ({x.size},) like x, got {y.shape}")
-    k, n_repeat = integer("k (taps)", k, 1), _n_repeat(n_repeat)
     needs_gpu("bench.time_copy")
     import cupy
     timed = {}
@@ -154,8 +123,6 @@ def time_copy(x, y, k: int, n_repeat: int | None = None) -> Row:
 def check_on_host(y, x, w, name: str) -> None:
     """The float64 CPU reference, up to CHECK_UP_TO outputs (the tests cover every size's
     indexing)."""
-    text("name", name)
-    _cupy_arrays(y=y, x=x, w=w)
     needs_gpu("bench.check_on_host")
     if x.size <= CHECK_UP_TO:
         assert_correct(y, x.get(), w.get(), name)
@@ -166,12 +133,6 @@ def time_variant(name: str, x, w, y, copy_us: float, kw: dict | None = None,
     """Time one variant on CuPy ``x`` and ``w`` into ``y`` with the launch keywords ``kw``
     (tile, threads, stages, persistent): :func:`time_launch` of its :func:`kernels.prepare`.
     ``copy_us``: the copy time of the same run, carried by the row."""
-    V.get(name)
-    if kw is not None and not isinstance(kw, dict):
-        raise TypeError(f"kw must be a dict of launch keywords (tile, threads, stages, "
-                        f"persistent) or None, got {type(kw).__name__}")
-    _timing_args(copy_us, n_repeat, check)
-    _cupy_arrays(x=x, w=w, y=y)
     needs_gpu("bench.time_variant")
     return time_launch(prepare(name, x, w, y, **(kw or {})), copy_us, n_repeat, check)
 
@@ -181,9 +142,6 @@ def time_launch(fn: Launch, copy_us: float, n_repeat: int | None = None,
     """Time a prepared launch (:func:`kernels.prepare`, :func:`kernels.prepare_config`): one
     launch into its NaN-poisoned output, checked by ``check(y, x, w, name)`` when the variant
     is correct (None: not checked), then the timed launches."""
-    if not isinstance(fn, Launch):
-        raise TypeError(f"fn must be a kernels.Launch (kernels.prepare), got {type(fn).__name__}")
-    _timing_args(copy_us, n_repeat, check)
     needs_gpu("bench.time_launch")
     import cupy
     x, w, y = fn.args[:3]
@@ -197,13 +155,6 @@ def time_launch(fn: Launch, copy_us: float, n_repeat: int | None = None,
                   persistent=cfg.persistent, grid=fn.grid, regs=fn.kernel.num_regs,
                   blocks_per_sm=blocks_per_sm(fn.kernel, cfg))
     return Row(name, x.size, w.size, *quartiles(times), copy_us, method, config)
-
-
-def _timing_args(copy_us, n_repeat, check) -> None:
-    number("copy_us", copy_us, lo=0, lo_open=True)
-    _n_repeat(n_repeat)
-    if check is not None:
-        function("check", check)
 
 
 def measure(names, n: int, k: int, configs: dict | None = None, seed: int = 0) -> list[Row]:
@@ -278,9 +229,6 @@ def tuning_grid(variant: str, n: int, k: int, tiles=(1024, 2048, 4096), threads=
 
 def launch_keywords(cfg) -> dict:
     """What :func:`kernels.prepare` takes to launch the :class:`kernels.LaunchConfig` ``cfg``."""
-    if not isinstance(cfg, LaunchConfig):
-        raise TypeError(f"cfg must be a kernels.LaunchConfig (kernels.launch_config), "
-                        f"got {type(cfg).__name__}")
     return {key: getattr(cfg, key) for key in TUNED}
 
 

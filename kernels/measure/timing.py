@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..validate import array_module, choice, flag, function, integer, needs_gpu, optional
+from ..validate import choice, needs_gpu
 
 LAUNCHES_PER_GRAPH = 50      # launches in one graph of small work
 GRAPH_ELEMENTS = 50 * 2**21  # elements a replay works through, about (at least 2 launches)
@@ -22,7 +22,6 @@ GRAPH_ELEMENTS = 50 * 2**21  # elements a replay works through, about (at least 
 def launches_per_graph(n: int) -> int:
     """Launches captured in one graph for work on ``n`` elements: a replay of about
     GRAPH_ELEMENTS elements, from 2 to LAUNCHES_PER_GRAPH launches."""
-    n = integer("n", n, 1)
     return max(2, min(LAUNCHES_PER_GRAPH, -(-GRAPH_ELEMENTS // n)))
 
 
@@ -31,10 +30,6 @@ def time_us(fn, n: int, n_repeat: int | None = None, graph: bool = True) -> tupl
     ``n``: the elements ``fn`` works on (it sets the launches per graph and the default repeats);
     ``graph=False`` for work that does not launch on CuPy's current stream (it would escape the
     capture)."""
-    function("fn", fn)
-    n = integer("n", n, 1)
-    n_repeat = optional(integer, "n_repeat", n_repeat, 1, 10**6)
-    graph = flag("graph", graph)
     needs_gpu("timing.time_us")
     import cupy
     from cupyx.profiler import benchmark
@@ -84,13 +79,6 @@ def copy_fn(x, y, how: str = "memcpy"):
     on the H200 ran 1 GiB copies a third slower than the kernel (2^28 floats, 2026-12-01): the
     benchmark times both and keeps the faster as the yardstick."""
     how = choice("how", how, COPIES)
-    for name, a in (("x", x), ("y", y)):
-        if array_module(name, a) is np:
-            raise TypeError(f"{name} must be a CuPy array (on the GPU), got a NumPy array")
-        if not a.flags.c_contiguous:
-            raise ValueError(f"{name} must be contiguous")
-    if y.nbytes < x.nbytes:
-        raise ValueError(f"y ({y.nbytes} bytes) is smaller than x ({x.nbytes} bytes)")
     needs_gpu("timing.copy_fn")
     import cupy
     runtime = cupy.cuda.runtime
