@@ -26,7 +26,6 @@ ROOF = roofline_recording()
 TL = recorded.load("h200_timelines")
 TRACE = timeline.records(TL, "async_halo")
 AT = recorded.rows_at(RECORDED)
-ROW = bench.Row("bulk", 2**26, 5, 300.0, 299.0, 302.0, 134.0, "events", {"tile": 1024})
 NB = nbformat.v4.new_notebook()
 TABLE = {"source": None, "cells": {}}
 ED = translate.Edition(ROOT)
@@ -94,39 +93,6 @@ CASES = [
     ("bench.ncu_target: n a float", on(bench.ncu_target, 1e6), TypeError,
      "n must be an integer"),
     # --- kernels.measure.roofline ---
-    ("builds: cases a dict", on(roofline.builds, {}), TypeError, "cases must be a plan"),
-    ("builds: a case of the wrong shape", on(roofline.builds, [(2**20, 5, "bulk")]), TypeError,
-     r"cases\[0\] must be \(n, k, variant"),
-    ("builds: a case with a typo", on(roofline.builds, [(2**20, 5, "bulkk", [])]), ValueError,
-     "did you mean 'bulk'"),
-    ("estimate_seconds: cases None", on(roofline.estimate_seconds, None), TypeError,
-     "cases must be a plan"),
-    ("fma_rate: n_repeat 2", on(roofline.fma_rate, 2), ValueError, "n_repeat must be at least 3"),
-    ("fma_rate: n_repeat a float", on(roofline.fma_rate, 30.0), TypeError,
-     "n_repeat must be an integer"),
-    ("fma_rate: n_repeat None", on(roofline.fma_rate, None), TypeError,
-     "n_repeat must be an integer"),
-    ("reference_and_bound: x float64", on(roofline.reference_and_bound, X.astype(np.float64), W),
-     TypeError, "x must be float32"),
-    ("reference_and_bound: w a list", on(roofline.reference_and_bound, X, list(W)), TypeError,
-     "w must be a NumPy or CuPy array"),
-    ("reference_and_bound: x empty", on(roofline.reference_and_bound, X[:0], W), ValueError,
-     "x is empty"),
-    ("count_wrong: ref float32", on(roofline.count_wrong, X, X, X.astype(np.float64)), TypeError,
-     "ref must be float64"),
-    ("count_wrong: y float64", on(roofline.count_wrong, X.astype(np.float64), X, X), TypeError,
-     "y must be float32"),
-    ("count_wrong: bound too short", on(roofline.count_wrong, X, X.astype(np.float64),
-                                        X[:5].astype(np.float64)), ValueError,
-     r"bound must have shape \(1000,\)"),
-    ("bounded: row a dict", on(roofline.bounded, {"name": "bulk"}, 3e13, [ROW]), TypeError,
-     "row must be a bench.Row"),
-    ("bounded: fma_per_s zero", on(roofline.bounded, ROW, 0, [ROW]), ValueError,
-     "fma_per_s must be greater than 0"),
-    ("bounded: tried empty", on(roofline.bounded, ROW, 3e13, []), ValueError, "tried is empty"),
-    ("seed_size: seed negative", on(roofline.seed_size, -1), ValueError, "seed must be from 0"),
-    ("seed_size: variants a string", on(roofline.seed_size, 0, "bulk"), TypeError,
-     "variants must be a list or tuple"),
     ("seed_size: variant typo", on(roofline.seed_size, 0, ("asynchalo",)), ValueError,
      "did you mean 'async_halo'"),
     ("roofline.ncu_target: not a recording", on(roofline.ncu_target, []), TypeError,
@@ -310,9 +276,8 @@ PUBLIC = [
     "bench.measure", "bench.ncu_target", "bench.run", "bench.tune", "bench.tuning_grid",
     "explore.compare", "explore.generation_choices", "listing.copy_instructions", "listing.diff",
     "listing.diff_text", "listing.show", "notebooks.execute", "notebooks.setup_cell_source",
-    "plots.plot_schedules", "recorded.load", "nsight.summary", "roofline.bounded",
-    "roofline.builds", "roofline.count_wrong", "roofline.fma_rate", "roofline.ncu_target",
-    "roofline.reference_and_bound", "roofline.seed_size", "timeline.instrumentation_cost",
-    "timeline.load_or_measure", "translate.Edition", "translate.cell_hash", "translate.check",
-    "translate.dump_table", "translate.load_table", "translate.page_problems", "translate.stamp",
-    "translate.sync", "translate.translate", "translate.updated_table", "warmup.warm_up"]
+    "plots.plot_schedules", "recorded.load", "nsight.summary", "roofline.ncu_target",
+    "timeline.instrumentation_cost", "timeline.load_or_measure", "translate.Edition",
+    "translate.cell_hash", "translate.check", "translate.dump_table", "translate.load_table",
+    "translate.page_problems", "translate.stamp", "translate.sync", "translate.translate",
+    "translate.updated_table", "warmup.warm_up"]

@@ -237,8 +237,6 @@ def test_reference_and_bound_agree_with_the_host_reference():
     assert roofline.count_wrong(y, ref, bound) == 0
     y[[5, 700]] = np.nan, y[700] + 1.0
     assert roofline.count_wrong(y, ref, bound) == kernels.wrong_outputs(y, x, w).size == 2
-    with pytest.raises(ValueError, match="shape"):
-        roofline.count_wrong(y[:10], ref, bound)
 
 
 def test_the_probes_compile_to_independent_fma_chains():

@@ -498,12 +498,6 @@ CASES = [
      "did you mean 'pipelined'"),
     ("plan: variants a string", on(roofline.plan, variants="bulk"), TypeError,
      "variants must be a list or tuple"),
-    ("estimate_seconds: n_repeat 1", on(roofline.estimate_seconds, [], n_repeat=1), ValueError,
-     "n_repeat must be at least 3"),
-    ("estimate_seconds: cpus 0", on(roofline.estimate_seconds, [], cpus=0), ValueError,
-     "cpus must be at least 1"),
-    ("estimate_seconds: cpus a float", on(roofline.estimate_seconds, [], cpus=1.5), TypeError,
-     "cpus must be an integer"),
     ("roofline.run: n_repeat 2", on(roofline.run, n_repeat=2), ValueError,
      "n_repeat must be from 3 to 1000"),
     ("roofline.run: check a string", on(roofline.run, check="yes"), TypeError,
@@ -558,8 +552,8 @@ PUBLIC = [
     "reference.wrong_outputs", "reference.assert_correct", "reference.random_inputs",
     "geometry.max_tile", "geometry.launch_config", "halo.halo_cells", "timeline.model",
     "timeline.model_totals", "explore.run", "plots.draw_tiles", "plots.plot_error_map",
-    "plots.plot_bandwidth", "roofline.plan", "roofline.estimate_seconds", "roofline.run",
-    "recorded.async_vs_sync", "plots.plot_roofline"]
+    "plots.plot_bandwidth", "roofline.plan", "roofline.run", "recorded.async_vs_sync",
+    "plots.plot_roofline"]
 PUBLIC += helper_cases.PUBLIC
 ROWS_PER_FUNCTION = collections.Counter(function_name(call) for _, call, _, _ in CASES)
 

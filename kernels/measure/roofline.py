@@ -42,11 +42,11 @@ import numpy as np
 from .. import variants as V
 from ..device import device_info
 from ..files import read_json, write_json
-from ..geometry import PUZZLE28, LaunchConfig, valid_n
+from ..geometry import PUZZLE28, valid_n
 from ..launch import prepare
 from ..reference import U32
-from ..validate import (flag, integer, needs_gpu, number, output_file, record,
-                        rows as valid_rows, same_length, sequence, vector)
+from ..validate import (array_module, flag, integer, needs_gpu, output_file, record,
+                        rows as valid_rows, sequence)
 from . import bench
 from .timing import time_us
 
@@ -141,24 +141,8 @@ def plan(sizes=SIZES, ks=KS + LONG_KS, variants=VARIANTS) -> list[tuple[int, int
     return cases
 
 
-def _cases(cases) -> list:
-    """A plan (:func:`plan`): a list of (n, k, variant, a list of LaunchConfig)."""
-    if not isinstance(cases, (list, tuple)):
-        raise TypeError(f"cases must be a plan (roofline.plan()), a list of (n, k, variant, "
-                        f"grid), got {type(cases).__name__}")
-    for i, case in enumerate(cases):
-        if not (isinstance(case, (list, tuple)) and len(case) == 4
-                and isinstance(case[3], (list, tuple))
-                and all(isinstance(c, LaunchConfig) for c in case[3])):
-            raise TypeError(f"cases[{i}] must be (n, k, variant, a list of LaunchConfig) as "
-                            f"roofline.plan() gives, got {case!r:.80}")
-        valid_n(case[0]), integer(f"cases[{i}]'s k", case[1], 1), V.get(case[2])
-    return list(cases)
-
-
 def builds(cases) -> list[tuple[str, object]]:
     """The distinct (variant, LaunchConfig) of a plan, one per compilation (N aside)."""
-    cases = _cases(cases)
     seen = {}
     for _, _, v, grid in cases:
         for c in grid:
@@ -170,9 +154,7 @@ def estimate_seconds(cases, n_repeat: int = N_REPEAT, cpus: int | None = None) -
     """A rough estimate of a run on an H200: the timed configurations, the compilations, and
     seconds for each part (each configuration: ``n_repeat`` + warm-up launches at 3x its bound,
     plus launch overhead and setup; each compilation 1.5 s, ``cpus`` at once)."""
-    n_repeat = integer("n_repeat", n_repeat, 3)
-    cpus = integer("cpus", cpus if cpus is not None else os.cpu_count() or 1, 1)
-    cases = _cases(cases)
+    cpus = cpus or os.cpu_count() or 1
     launches = n_repeat + max(3, n_repeat // 10)
     timed = sum(len(grid) for _, _, _, grid in cases)
     timing = sum(len(grid) * (launches * (EST_SLOWDOWN * max(8 * n / EST_COPY_BYTES_PER_S,
@@ -195,7 +177,6 @@ def fma_rate(n_repeat: int = N_REPEAT) -> dict:
     """The device's sustained FP32 FMA rate: :data:`PROBES`' fma_throughput on FMA_WAVES full
     waves of blocks (as many threads as every SM holds, times FMA_WAVES), timed with CUDA
     events. Returns the launch, its quartiles and ``fma_per_s`` (FMAs over the median time)."""
-    n_repeat = integer("n_repeat", n_repeat, 3)
     needs_gpu("roofline.fma_rate")
     import cupy
     props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
@@ -219,9 +200,7 @@ def reference_and_bound(x, w):
     :func:`kernels.reference.reference` and :func:`~kernels.reference.error_bound` define them,
     computed with ``x``'s array module: on the GPU for CuPy arrays (the host reference of 2^24
     outputs with 127 taps takes seconds)."""
-    xp = vector("x", x)
-    if vector("w", w) is not xp:
-        raise TypeError("x and w must both be NumPy or both CuPy arrays")
+    xp = array_module("x", x)
     n, k = x.size, w.size
     padded = xp.pad(x.astype(xp.float64), (k // 2, k - 1 - k // 2))
     ref, mag = xp.zeros(n, xp.float64), xp.zeros(n, xp.float64)
@@ -236,12 +215,7 @@ def reference_and_bound(x, w):
 def count_wrong(y, ref, bound) -> int:
     """Outputs of ``y`` farther from ``ref`` than ``bound`` (NaN, an unwritten output, is
     wrong); the inputs here are finite."""
-    xp = vector("y", y)
-    for name, a in (("ref", ref), ("bound", bound)):
-        if vector(name, a, np.float64) is not xp:
-            raise TypeError(f"y and {name} must both be NumPy or both CuPy arrays")
-    same_length("y", y, ref.size)
-    same_length("bound", bound, ref.size)
+    xp = array_module("y", y)
     return int(xp.count_nonzero(~(xp.abs(y.astype(xp.float64) - ref) <= bound)))
 
 
@@ -249,12 +223,6 @@ def bounded(row: bench.Row, fma_per_s: float, tried: list) -> dict:
     """A recorded roofline row: ``row`` (the fastest configuration) with its FMA time, its bound
     (the larger of the copy and the FMA time), its ratio to the bound (and to the copy), which
     of the two bounds it, and every configuration ``tried``."""
-    if not isinstance(row, bench.Row):
-        raise TypeError(f"row must be a bench.Row, got {type(row).__name__}")
-    fma_per_s = number("fma_per_s", fma_per_s, lo=0, lo_open=True)
-    for i, r in enumerate(sequence("tried", tried, "bench.Row")):
-        if not isinstance(r, bench.Row):
-            raise TypeError(f"tried[{i}] must be a bench.Row, got {type(r).__name__}")
     fma_us = row.n * row.k / fma_per_s * 1e6
     bound_us = max(row.copy_us, fma_us)
     return dict(asdict(row), gbps=row.gbps, copy_ratio=row.ratio, fma_us=fma_us,
@@ -268,8 +236,7 @@ def seed_size(seed: int = 0, variants=SEED_VARIANTS) -> dict:
     """At the puzzle's size (N = 16384, K = 5, tile 256: 64 blocks of 256 threads), per-launch
     times under CUDA-graph replay of ``variants``, a copy of the same bytes and an empty kernel
     with the same grid: what share of a launch is launch overhead."""
-    seed = integer("seed", seed, 0, 2**32 - 1)
-    variants = tuple(V.get(v).name for v in sequence("variants", variants, "variant names"))
+    variants = tuple(V.get(v).name for v in variants)
     needs_gpu("roofline.seed_size")
     import cupy
     p = PUZZLE28
