@@ -9,7 +9,6 @@ a GPU-only function comes after its argument checks; test_validation.py's
 
 from pathlib import Path
 
-import nbformat
 import numpy as np
 
 import kernels
@@ -26,8 +25,6 @@ ROOF = roofline_recording()
 TL = recorded.load("h200_timelines")
 TRACE = timeline.records(TL, "async_halo")
 AT = recorded.rows_at(RECORDED)
-NB = nbformat.v4.new_notebook()
-TABLE = {"source": None, "cells": {}}
 ED = translate.Edition(ROOT)
 
 
@@ -213,71 +210,18 @@ CASES = [
      "is not a folder"),
     ("Edition: language a path", on(translate.Edition, ROOT, "../ko"), ValueError,
      "language must be a language code"),
-    ("cell_hash: bytes", on(translate.cell_hash, b"# Title"), TypeError,
-     "source must be a string"),
-    ("cell_hash: a list of lines", on(translate.cell_hash, ["# Title"]), TypeError,
-     "source must be a string"),
-    ("cell_hash: None", on(translate.cell_hash, None), TypeError, "source must be a string"),
-    ("load_table: a number", on(translate.load_table, 5), TypeError, "path must be a path"),
-    ("load_table: empty", on(translate.load_table, ""), ValueError, "path is empty"),
     ("load_table: not a table", on(translate.load_table, ROOT / "kernels/recorded/h200_bench.json"),
      ValueError, "has no 'cells'"),
-    ("dump_table: no cells", on(translate.dump_table, {"source": None}), ValueError,
-     "table has no 'cells'"),
-    ("dump_table: an entry without ko", on(translate.dump_table, {"cells": {"a": {"en": []}}}),
-     ValueError, r"table\['cells'\]\['a'\] has no 'ko'"),
-    ("dump_table: a list", on(translate.dump_table, []), TypeError, "table must be a dict"),
-    ("translate: en_nb a dict", on(translate.translate, {}, TABLE, "s"), TypeError,
-     "en_nb must be a notebook"),
-    ("translate: table without cells", on(translate.translate, NB, {}, "s"), ValueError,
-     "table has no 'cells'"),
-    ("translate: source None", on(translate.translate, NB, TABLE, None), TypeError,
-     "source must be a string"),
-    ("updated_table: en_nb a path", on(translate.updated_table, ROOT / "x.ipynb", TABLE, "s"),
-     TypeError, "en_nb must be a notebook"),
-    ("updated_table: cells a list", on(translate.updated_table, NB, {"cells": []}, "s"),
-     TypeError, r"table\['cells'\] must be a dict"),
-    ("updated_table: source a number", on(translate.updated_table, NB, TABLE, 1), TypeError,
-     "source must be a string"),
-    ("sync: a path", on(translate.sync, ROOT), TypeError, "ed must be a translate.Edition"),
-    ("sync: a string", on(translate.sync, "ko"), TypeError, "ed must be a translate.Edition"),
-    ("sync: a number", on(translate.sync, 1), TypeError, "ed must be a translate.Edition"),
-    ("check: a path", on(translate.check, ROOT), TypeError, "ed must be a translate.Edition"),
-    ("check: a string", on(translate.check, "ko"), TypeError, "ed must be a translate.Edition"),
-    ("check: a dict", on(translate.check, {}), TypeError, "ed must be a translate.Edition"),
-    ("page_problems: a path", on(translate.page_problems, ROOT), TypeError,
-     "ed must be a translate.Edition"),
-    ("page_problems: a string", on(translate.page_problems, "ko"), TypeError,
-     "ed must be a translate.Edition"),
-    ("page_problems: a list", on(translate.page_problems, []), TypeError,
-     "ed must be a translate.Edition"),
-    ("stamp: a string", on(translate.stamp, "book/intro.md", ED), TypeError,
-     "pages must be a list or tuple"),
-    ("stamp: empty", on(translate.stamp, [], ED), ValueError, "pages is empty"),
-    ("stamp: a number", on(translate.stamp, [5], ED), TypeError, r"pages\[0\] must be a path"),
-    ("setup_cell_source: url a number", on(nbtools.setup_cell_source, 5), TypeError,
-     "url must be a string"),
     ("setup_cell_source: branch with a quote", on(nbtools.setup_cell_source, None, 'main"'),
      ValueError, "branch must be one line without quotes"),
     ("setup_cell_source: url two lines", on(nbtools.setup_cell_source, "a\nb"), ValueError,
      "url must be one line"),
-    ("execute: paths a path", on(nbtools.execute, ROOT / "notebooks" / "01_halo_regions.ipynb"),
-     TypeError, "paths must be a list or tuple"),
-    ("execute: a missing notebook", on(nbtools.execute, [ROOT / "notebooks" / "99.ipynb"], True),
-     ValueError, "does not exist"),
-    ("execute: timeout zero", on(nbtools.execute, nbtools.notebooks()[:1], timeout=0),
-     ValueError, "timeout must be from 1"),
-    ("execute: allow_cpu a string", on(nbtools.execute, nbtools.notebooks()[:1], "yes"),
-     TypeError, "allow_cpu must be True or False"),
 ]
 
 # The functions these rows cover that the core's table does not (each with 3 rows or more).
 PUBLIC = [
     "bench.measure", "bench.ncu_target", "bench.run", "bench.tune", "bench.tuning_grid",
     "explore.compare", "explore.generation_choices", "listing.copy_instructions", "listing.diff",
-    "listing.diff_text", "listing.show", "notebooks.execute", "notebooks.setup_cell_source",
-    "plots.plot_schedules", "recorded.load", "nsight.summary", "roofline.ncu_target",
-    "timeline.instrumentation_cost", "timeline.load_or_measure", "translate.Edition",
-    "translate.cell_hash", "translate.check", "translate.dump_table", "translate.load_table",
-    "translate.page_problems", "translate.stamp", "translate.sync", "translate.translate",
-    "translate.updated_table", "warmup.warm_up"]
+    "listing.diff_text", "listing.show", "plots.plot_schedules", "recorded.load",
+    "nsight.summary", "roofline.ncu_target", "timeline.instrumentation_cost",
+    "timeline.load_or_measure", "translate.Edition", "warmup.warm_up"]

@@ -48,7 +48,7 @@ from pathlib import Path
 
 from ..edition import KEY as EDITIONS_KEY, figure_alt
 from ..files import atomic_write, read_json, write_notebook
-from ..validate import path as valid_path, record, sequence, text
+from ..validate import path as valid_path, record, text
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGE = "ko"
@@ -89,7 +89,7 @@ class Edition:
 
 def cell_hash(source: str) -> str:
     """The key of an English markdown cell in a translation table: its source's SHA-256, 16 hex."""
-    return hashlib.sha256(text("source", source).encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
 
 
 def _lines(text: str) -> list[str]:
@@ -122,30 +122,19 @@ def _table(name: str, table) -> dict:
 def load_table(path: Path) -> dict:
     """A translation table (``ko/translations/NAME.json``), or an empty one where there is none;
     a corrupted file is named in the error."""
-    path = valid_path("path", path)
+    path = Path(path)
     if not path.exists():
         return {"source": None, "cells": {}}
     return _table(str(path), read_json(path))
 
 
 def dump_table(table: dict) -> str:
-    return json.dumps(_table("table", table), ensure_ascii=False, indent=1) + "\n"
-
-
-def _notebook(name: str, nb):
-    """A notebook as nbformat reads one (cells, metadata)."""
-    if not hasattr(nb, "cells") or not hasattr(nb, "metadata"):
-        raise TypeError(f"{name} must be a notebook (nbformat.read(path, as_version=4)), "
-                        f"got {type(nb).__name__}")
-    return nb
+    return json.dumps(table, ensure_ascii=False, indent=1) + "\n"
 
 
 def translate(en_nb, table: dict, source: str):
     """The Korean notebook for ``en_nb`` and the list of its markdown cells left in English, as
     (index, cell, reason) with reason "missing" or "stale"."""
-    _notebook("en_nb", en_nb)
-    _table("table", table)
-    text("source", source)
     ko = copy.deepcopy(en_nb)
     entries = table.get("cells", {})
     by_id = {e.get("id"): e for e in entries.values() if e.get("ko") is not None}
@@ -183,9 +172,6 @@ def updated_table(en_nb, table: dict, source: str) -> dict:
     its translation or its ``"previous"``, moves to ``"orphans"`` (with its id, English and
     Korean), and comes back as the cell's translation when a cell's English is its English
     again. Untranslated entries that no cell uses are dropped."""
-    _notebook("en_nb", en_nb)
-    _table("table", table)
-    text("source", source)
     old = table.get("cells", {})
     # Every Korean text the old table holds, by the hash of the English it translates.
     korean = {}
@@ -308,12 +294,7 @@ def sync(ed: Edition | None = None) -> list[str]:
 
 
 def _edition(ed) -> Edition:
-    if ed is None:
-        return Edition()
-    if not isinstance(ed, Edition):
-        raise TypeError(f"ed must be a translate.Edition (or None: the book's), "
-                        f"got {type(ed).__name__}")
-    return ed
+    return Edition() if ed is None else ed
 
 
 def check(ed: Edition | None = None) -> list[str]:
@@ -386,8 +367,7 @@ def page_problems(ed: Edition | None = None) -> list[str]:
 def stamp(pages: list[Path], ed: Edition | None = None) -> None:
     """Record that the Korean pages now translate these English pages' current text."""
     ed = _edition(ed)
-    pages = [valid_path(f"pages[{i}]", p)
-             for i, p in enumerate(sequence("pages", pages, "English page paths"))]
+    pages = [Path(p) for p in pages]
     ed.page_sources.mkdir(parents=True, exist_ok=True)
     for page in pages:
         page = (ed.root / page).resolve() if not page.is_absolute() else page
