@@ -6,6 +6,10 @@ import datetime
 import functools
 import os
 import platform
+import subprocess
+import textwrap
+
+from .edition import Text, wrap
 
 # Set ASYNC_BOOK_BACKEND=emulate to use the NumPy emulation even where a GPU is present
 # (how CI's view of a notebook is reproduced on a GPU machine).
@@ -93,7 +97,6 @@ def device_info() -> dict:
 
 def _driver_release() -> str | None:
     """The NVIDIA driver's release (e.g. '580.159.04'), from nvidia-smi where it exists."""
-    import subprocess
     try:
         out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
                              capture_output=True, text=True, timeout=20, check=True).stdout
@@ -110,9 +113,6 @@ def backend_summary():
     """For the top of a notebook: what the numbers below come from, in lines of at most 80
     columns (the book's text column), in both editions' languages (a
     :class:`~kernels.edition.Text`)."""
-    import textwrap
-
-    from .edition import Text, wrap
     said = _backend_summary()
     return Text("\n".join(textwrap.fill(line, 80, break_long_words=False)
                           for line in said.en.split("\n")),
@@ -129,7 +129,6 @@ def _reason_ko(why: str) -> str:
 
 
 def _backend_summary():
-    from .edition import Text
     info = device_info()
     if info["backend"] != "gpu":
         return Text(f"No GPU here ({info['reason']}).\nKernels run in the NumPy emulation; "

@@ -21,6 +21,7 @@ else English.
 from __future__ import annotations
 
 import os
+import sys
 import textwrap
 import unicodedata
 from pathlib import Path
@@ -32,7 +33,6 @@ _colab: list = []                # the Colab notebook's language, asked once
 
 
 def _colab_language() -> str | None:
-    import sys
     if "google.colab" not in sys.modules:
         return None
     if not _colab:

@@ -10,9 +10,12 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+import os
+from pathlib import Path
 
 import numpy as np
 
+from . import device
 from .edition import english_list as listed   # names as a sentence lists them
 
 
@@ -204,8 +207,6 @@ def function(name: str, value):
 
 def path(name: str, value):
     """A file system path: a string or an ``os.PathLike`` (not bytes, not empty)."""
-    import os
-    from pathlib import Path
     if isinstance(value, (bytes, bytearray)) or not isinstance(value, (str, os.PathLike)):
         raise TypeError(f"{name} must be a path (a string or a pathlib.Path), "
                         f"got {type(value).__name__} {value!r}")
@@ -217,7 +218,6 @@ def path(name: str, value):
 def output_file(name: str, value, suffix: str = ".json"):
     """Where a tool is about to write: a ``suffix`` file (not a folder) in a folder that exists
     and that this user may write to. Checked before a long run, so that a typo loses nothing."""
-    import os
     where = path(name, value)
     if where.suffix.lower() != suffix:
         raise ValueError(f"{name} must be a {suffix} file path, got {str(where)!r}")
@@ -233,7 +233,6 @@ def output_file(name: str, value, suffix: str = ".json"):
 
 def needs_gpu(what: str) -> None:
     """``RuntimeError`` naming ``what`` unless a CUDA GPU is usable here, before CuPy is used."""
-    from . import device
     if not device.gpu_available():
         reason = device.device_info().get("reason", "")
         raise RuntimeError(f"{what} needs a CUDA GPU, and none is usable here ({reason}); the "

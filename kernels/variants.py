@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import layout
+from . import device, layout
+from .edition import Text
 from .validate import choice
 
 KERNEL_DIR = Path(__file__).resolve().parent
@@ -169,10 +170,8 @@ def runnable_here(wanted) -> tuple[tuple[str, ...], list[str]]:
     """Of the variants ``wanted``: those that run here (on the GPU, or as ASYNC_BOOK_ARCH's
     generation; every one in the emulation), and one sentence for each left out, saying why and
     what Hopper shows."""
-    from .device import gpu_available, target_arch
-    arch = target_arch() if gpu_available() else None
+    arch = device.target_arch() if device.gpu_available() else None
     here = tuple(n for n in wanted if n in names(arch=arch))
-    from .edition import Text
     notes = [Text(f"{n}: left out on this GPU (sm_{arch}): it needs sm_{get(n).min_arch} "
                   f"({get(n).description}). On Hopper it runs, with the same outputs; the recorded "
                   "results below include it.",

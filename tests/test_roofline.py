@@ -401,7 +401,7 @@ def test_the_command_line_writes_the_run_even_when_the_table_fails(tmp_path, mon
     rec = roofline_recording()
     monkeypatch.setattr(roofline, "device_info", lambda: {"backend": "gpu"})
     monkeypatch.setattr(roofline, "run", lambda **kw: rec)
-    monkeypatch.setattr(recorded, "roofline_table", lambda r, n: 1 / 0)
+    monkeypatch.setattr(roofline, "roofline_table", lambda r, n: 1 / 0)
     out = tmp_path / "roof.json"
     with pytest.raises(ZeroDivisionError):
         roofline.main(["--quick", "--out", str(out)])

@@ -32,7 +32,8 @@ from .. import variants as V
 from ..device import device_info
 from ..files import write_json
 from ..geometry import MAX_STAGES, MAX_THREADS, launch_config, valid_n, valid_tile
-from ..launch import Launch, blocks_per_sm, prepare
+from ..compile import Build, warm_cache
+from ..launch import Launch, blocks_per_sm, gpu_target, prepare
 from ..reference import assert_correct, random_inputs
 from ..validate import (choice, flag, integer, needs_gpu, output_file, rng_seed, sequence,
                         warps)
@@ -253,8 +254,6 @@ def tune(variant: str, n: int = 2**26, k: int = 5, tiles=(1024, 2048, 4096),
 
 def _warm(pairs) -> None:
     """Compile every (variant, LaunchConfig) at once, in parallel, before timing anything."""
-    from ..compile import Build, warm_cache
-    from ..launch import gpu_target
     warm_cache((v, Build(c.tile, c.k, c.threads, gpu_target(v), c.stages)) for v, c in pairs)
 
 

@@ -48,6 +48,7 @@ from ..reference import U32
 from ..validate import (array_module, flag, integer, needs_gpu, output_file, record,
                         rows as valid_rows, sequence)
 from . import bench
+from .recorded import roofline_table
 from .timing import time_us
 
 SIZES = (2**24, 2**26)                # x and y past the H200's 60 MiB L2: DRAM-bound
@@ -345,7 +346,6 @@ def ncu_target(recording: dict, n: int = 2**26, k: int = 31) -> None:
 
 
 def main(argv=None) -> None:
-    from .recorded import roofline_table
     parser = argparse.ArgumentParser(prog="python -m kernels.measure.roofline", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, help="write the JSON here")

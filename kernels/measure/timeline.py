@@ -8,17 +8,24 @@ record layout of :mod:`kernels.layout` (``TRACE_SM``, ``TRACE_NS``, ``TRACE_CYCL
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import layout, variants as V
+from .. import device, layout, variants as V
 from ..compile import KERNEL_DIR, Build, compiled_file
 from ..edition import Text, of, times
+from ..files import write_json
 from ..geometry import launch_config
 from ..launch import prepare
 from ..reference import random_inputs
+from ..tables import Table
 from ..validate import choice, integer, needs_gpu, number, output_file, record
+from . import recorded as recordings
+from .timing import time_us
 
 # Thread 0, whose clock the cycles per phase are, copies cells 0 and 256 of the 260-cell buffer
 # (Puzzle 28: tile 256 + 2 halos of 2, 256 threads): two 4-byte loads in its tile load, one tap.
@@ -152,8 +159,7 @@ def preset_name(data: dict) -> str:
 def model_presets(recorded: str = "h200_timelines") -> dict[str, dict]:
     """The model's presets by name: the puzzle's illustration, then the phases measured in the
     recording ``kernels/recorded/RECORDED.json``."""
-    from .recorded import load
-    data = load(recorded)
+    data = recordings.load(recorded)
     return {PRESET_PUZZLE: dict(PUZZLE_PRESET), preset_name(data): measured_preset(data)}
 
 
@@ -238,9 +244,8 @@ def timer_resolution(reads: int = 4096) -> dict:
     back-to-back reads (ns)."""
     needs_gpu("timeline.timer_resolution")
     import cupy
-    from ..device import compute_capability
     src = (KERNEL_DIR / "globaltimer_probe.cu").read_text()
-    path = compiled_file(src, "globaltimer_probe", Build(32, 1, 32, f"sm_{compute_capability()}"))
+    path = compiled_file(src, "globaltimer_probe", Build(32, 1, 32, f"sm_{device.compute_capability()}"))
     probe = cupy.RawModule(path=str(path)).get_function("globaltimer_probe")
     out = cupy.zeros(reads, dtype=cupy.uint64)
     probe((1,), (32,), (out, np.int32(reads)))
@@ -255,8 +260,6 @@ def instrumentation_cost(variant: str, n: int, tile: int = 256, k: int = 5) -> d
     launch_config(n, k, tile, None, _traced(variant))
     needs_gpu("timeline.instrumentation_cost")
     import cupy
-
-    from .timing import time_us
     cfg = launch_config(n, k, tile, None, variant)
     x, w = (cupy.asarray(a) for a in random_inputs(n, k, 1))
     y = cupy.empty_like(x)
@@ -349,8 +352,7 @@ def _first(records: np.ndarray, sms: int = KEEP_SMS, us: float = KEEP_US) -> np.
 def measure_all() -> dict:
     """Everything notebook 02 shows, measured on this GPU now."""
     needs_gpu("timeline.measure_all")
-    from ..device import device_info
-    result = {"provenance": device_info(), "timer": timer_resolution(), "overhead": [],
+    result = {"provenance": device.device_info(), "timer": timer_resolution(), "overhead": [],
               "traces": {}, "cycles": {}}
     for variant in TIMELINE_VARIANTS:
         seed, large = trace(variant), trace(variant, n=LARGE_N)
@@ -377,16 +379,13 @@ class Source:
 def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
     """Live measurements on a GPU; without one, the recorded ones (kernels/recorded/NAME.json).
     The :class:`Source` says which."""
-    from .recorded import RECORDED
-    choice("recorded", recorded, sorted(p.stem for p in RECORDED.glob("*.json")))
-    from ..device import gpu_available
-    if gpu_available():
+    choice("recorded", recorded, sorted(p.stem for p in recordings.RECORDED.glob("*.json")))
+    if device.gpu_available():
         data = measure_all()
-        device = data["provenance"]["device"]
-        live = Text(f"measured live on {device}", f"{device}에서 지금 직접 잰 값")
+        gpu = data["provenance"]["device"]
+        live = Text(f"measured live on {gpu}", f"{gpu}에서 지금 직접 잰 값")
         return data, Source(live, live)
-    from .recorded import load
-    data = _checked(recorded, load(recorded))
+    data = _checked(recorded, recordings.load(recorded))
     p = data["provenance"]
     short = Text(f"RECORDED on {p['device']}", f"{p['device']}에서 기록한 값")
     return data, Source(Text(f"{short.en} (driver {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}); "
@@ -538,9 +537,8 @@ def tuned_rows(roof: dict, n: int = TUNED_N) -> dict:
     """From a roofline recording (kernels/recorded/h200_roofline.json, chapter 05), each of
     ``TUNED_VARIANTS`` tuned at size ``n``: ``{k: {"tiled_sync": row, ...}}`` for the K that all
     have (a row: ``median_us``, ``config`` with the tuned ``tile``)."""
-    from .recorded import roofline_rows   # the roofline recording's reader
     try:
-        at = roofline_rows(roof, n)
+        at = recordings.roofline_rows(roof, n)
     except ValueError:
         at = {}
     by = {}
@@ -582,7 +580,6 @@ def tuned_numbers(roof: dict, n: int = TUNED_N, ks=TUNED_KS) -> dict[str, str]:
 def model_table(rows, bytes_per_cycle: float = 16.0):
     """Notebook 02's table of the model at ``bytes_per_cycle``: ``rows`` of (blocks per SM, sync
     cycles, async cycles, less time)."""
-    from ..tables import Table
     bw = f"{bytes_per_cycle:g}"
     return Table(Text(f"The model at {bw} B/cycle, in cycles", f"대역폭이 사이클당 {bw}바이트일 때의 모델(단위: 사이클)"),
                  [Text("blocks per SM", "SM당 블록"), Text("sync", "동기"), Text("async", "비동기"),
@@ -593,7 +590,6 @@ def model_table(rows, bytes_per_cycle: float = 16.0):
 def phase_table(data: dict):
     """Thread 0's median cycles per phase in ``data`` (a timeline measurement), variant by
     variant, beside the puzzle's illustrative cycles."""
-    from ..tables import Table
     variants = TIMELINE_VARIANTS
     return Table("", [Text("phase", "단계"), Text("puzzle (illustrative)", "퍼즐(예시)"), *variants],
                  [[Text(phase, PHASES_KO[phase]), SEED_CYCLES.get(phase, ""),
@@ -604,7 +600,6 @@ def phase_table(data: dict):
 def occupancy_table(data: dict):
     """How the blocks of ``data`` (a timeline measurement) shared their SMs (:func:`sm_occupancy`),
     at Puzzle 28's size and at N = 2^24."""
-    from ..tables import Table
     device = data["provenance"]["device"]
     rows = []
     for which, size in (("seed", "N = 2^14"), ("large", "N = 2^24")):
@@ -622,7 +617,6 @@ def occupancy_table(data: dict):
 
 def overhead_table(data: dict):
     """The plain and traced builds' kernel-only times in ``data`` and the traced one's overhead."""
-    from ..tables import Table
     rows = data["overhead"]
     return Table("", [Text("variant", "변형"), "N", Text("plain µs", "일반 빌드 µs"),
                       Text("traced µs", "트레이스 빌드 µs"), Text("overhead", "오버헤드")],
@@ -633,12 +627,6 @@ def overhead_table(data: dict):
 def main(argv=None) -> None:
     """``python -m kernels.measure.timeline --out FILE.json``: measure on this GPU, write the
     recording (atomically), print its summary."""
-    import argparse
-    import json
-    import sys
-
-    from ..device import gpu_available
-    from ..files import write_json
     parser = argparse.ArgumentParser(prog="python -m kernels.measure.timeline",
                                      description="measure the timelines of notebook 02 (GPU)")
     parser.add_argument("--out", required=True, help="write the JSON here")
@@ -647,7 +635,7 @@ def main(argv=None) -> None:
         out = output_file("--out", args.out)
     except (TypeError, ValueError) as exc:
         parser.error(str(exc))
-    if not gpu_available():
+    if not device.gpu_available():
         sys.exit("measuring timelines needs a GPU")
     data = measure_all()
     data["provenance"]["command"] = "python -m kernels.measure.timeline --out " + args.out
