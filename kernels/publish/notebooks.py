@@ -25,13 +25,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
+import tempfile
+import time
 from pathlib import Path
+from unittest import mock
 
+from .. import device
+from ..compile import COMPILE_LOG_ENV
 from ..edition import figure_alt
 from ..files import write_notebook
 from ..files import BOOK_ROOT, NOTEBOOK_DIR
+from ..teach.page import PREVIEW_ENV
 
 ROOT = BOOK_ROOT
 SETUP_MARKER = "# Setup (Colab)"
@@ -138,14 +145,11 @@ def _compile_time(log: Path) -> tuple[int, float]:
 def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> None:
     """Execute each notebook with a cold compile cache of its own, storing outputs, the device,
     the wall time and the compilations (which :func:`kernels.teach.warmup.warm_up` replays)."""
-    import os
-
-    from ..device import ARCH_ENV, device_info
-    if os.environ.get(ARCH_ENV):
-        sys.exit(f"{ARCH_ENV} is set: the stored outputs are what the book publishes and must come "
-                 "from the GPU as it is; unset it to execute (use it with nbval to check a "
-                 "generation).")
-    info = device_info()
+    if os.environ.get(device.ARCH_ENV):
+        sys.exit(f"{device.ARCH_ENV} is set: the stored outputs are what the book publishes and "
+                 "must come from the GPU as it is; unset it to execute (use it with nbval to "
+                 "check a generation).")
+    info = device.device_info()
     if info["backend"] != "gpu" and not allow_cpu:
         sys.exit("no GPU here: the stored outputs are what the book publishes and must come from "
                  f"a GPU run ({info['reason']}). Pass --allow-cpu to overwrite them anyway.")
@@ -154,17 +158,9 @@ def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> N
 
 
 def _execute_one(path: Path, info: dict, timeout: int) -> None:
-    import os
-    import tempfile
-    import time
-    from unittest import mock
-
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
-
-    from ..compile import COMPILE_LOG_ENV
-    from ..teach.widgets import PREVIEW_ENV
     with tempfile.TemporaryDirectory(prefix="async-book-") as scratch:
         log = Path(scratch) / "compiles.jsonl"
         env = {"XDG_CACHE_HOME": scratch, COMPILE_LOG_ENV: str(log), PREVIEW_ENV: "1"}

@@ -49,6 +49,7 @@ from pathlib import Path
 from ..edition import KEY as EDITIONS_KEY, figure_alt
 from ..files import atomic_write, read_json, write_notebook
 from ..validate import path as valid_path, record, text
+from .notebooks import setup_cell_source
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGE = "ko"
@@ -256,7 +257,6 @@ def _toc(ed: Edition) -> str:
 
 
 def _setup_cell_current(nb) -> bool:
-    from .notebooks import setup_cell_source
     first = next((c for c in nb.cells if c.cell_type == "code"), None)
     return first is None or first.source == setup_cell_source()
 

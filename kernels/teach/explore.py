@@ -15,11 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import launch, variants as V
+from .. import device, launch, variants as V
 from ..device import compute_capability, gpu_available, target_arch
 from ..edition import Text, of
 from ..geometry import launch_config
+from ..measure.bench import time_copy, time_launch
 from ..reference import error_bound, random_inputs, reference, wrong_outputs
+from ..tables import Table
 from ..validate import flag, integer, number, sequence, text
 
 N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)   # the emulation's: seconds at most
@@ -198,15 +200,12 @@ def run(variant: str = "async_halo", n: int = 16384, tile: int = 256, k: int = 5
     median = copy = l2 = None
     if gpu_available() and timed:   # the benchmark's own timing, copy beside kernel
         import cupy
-
-        from ..device import device_info
-        from ..measure.bench import time_copy, time_launch
         xd, wd = cupy.asarray(x), cupy.asarray(w)
         yd = cupy.empty_like(xd)
         copy = time_copy(xd, yd, k).median_us
         median = time_launch(launch.prepare_config(cfg, xd, wd, yd, arch=arch), copy,
                              check=None).median_us
-        l2 = device_info().get("l2_bytes")
+        l2 = device.device_info().get("l2_bytes")
     return Run(variant, n, tile, k, "GPU" if gpu_available() else "emulation", y, x, w,
                int(wrong_outputs(y, x, w).size), float(np.nanmax(err)),
                float(np.nanmax(err / error_bound(x, w))), median, threads, stages, arch, copy, l2)
@@ -236,7 +235,6 @@ class OlderBuild:
     compute_capability: int | None = None
 
     def table(self):
-        from ..tables import Table
         native = Text("native", "네이티브")
         rows = [[native if r.arch is None else f"compute_{r.arch}", f"{r.median_us:.1f}",
                  f"{8 * r.n / r.median_us / 1e3:.0f}", f"{r.median_us / r.copy_us:.2f}", r.wrong,
@@ -309,10 +307,9 @@ def older_build(variant: str = "async_halo", arch: int = 75, n: int = 2**24, til
     if not gpu_available():
         V.get(variant)
         return OlderBuild(variant, arch, [])
-    from ..device import device_info
     runs = [run(variant, n=n, tile=tile, k=k, arch=a) for a in (None, arch)]
     for r in runs:
         if r.wrong:
             raise AssertionError(f"{variant} built for {r.arch or 'this GPU'}: {r.wrong} outputs wrong")
-    info = device_info()
+    info = device.device_info()
     return OlderBuild(variant, arch, runs, info.get("device"), compute_capability())

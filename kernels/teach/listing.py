@@ -9,7 +9,9 @@ from collections import Counter
 from .. import variants as V
 from ..compile import Build, compile_source, kernel_name, source
 from ..device import OLDEST_ARCH
+from ..edition import Text
 from ..geometry import launch_config
+from ..tables import Table
 from ..validate import integer
 
 
@@ -53,8 +55,6 @@ def copy_instructions(variant: str, arch: int, tile: int = 256, k: int = 5, thre
 def copy_table(variant: str, archs=(75, 80, 90)):
     """:func:`copy_instructions` of ``variant`` for each of ``archs``, side by side: a Table
     (instructions a build has none of: "-")."""
-    from ..edition import Text
-    from ..tables import Table
     counts = {arch: copy_instructions(variant, arch) for arch in archs}
     ops = sorted(set().union(*counts.values()))
     return Table("", [Text("PTX instruction", "PTX 명령어"), *(f"compute_{a}" for a in counts)],

@@ -34,7 +34,8 @@ from matplotlib.text import Text
 
 from .. import variants as V
 from ..edition import KEY, LANGUAGES, columns, language, of, wrap
-from ..measure.timeline import PHASES_KO
+from ..measure.recorded import bytes_in_flight, roofline_rows
+from ..measure.timeline import PHASES_KO, Schedule
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference
@@ -321,7 +322,6 @@ LANE_IN = (0.22, 0.18)   # inches per lane (an 11.5 pt label each): up to 10 lan
 def plot_schedules(*schedules):
     """Gantt charts (one panel per schedule, one lane per block or SM slot) on a shared time
     axis. In the model, the tile's and the taps' loads share a lane: tile above, taps below."""
-    from ..measure.timeline import Schedule
     if not schedules:
         raise ValueError("plot_schedules needs at least one schedule (timeline.model, "
                          "timeline.measured_schedule)")
@@ -478,7 +478,6 @@ def plot_stage_sweep(result: dict, label: str = ""):
     ax.set_ylabel("GB/s")
     ax.set_xticks(stages)
     twin = ax.twinx()
-    from ..measure.recorded import bytes_in_flight
     line, = twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-",
                       color="#d1495b", label=_t("KiB in flight per SM (right axis)",
                                                 "SM당 진행 중인 KiB(오른쪽 축)"))
@@ -509,7 +508,6 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     from the interquartile range, from a roofline recording
     (``python -m kernels.measure.roofline``). ``variants``: which to draw (default: every one
     recorded at ``n``)."""
-    from ..measure.recorded import roofline_rows
     label = text("label", label)
     by_variant = roofline_rows(rec, n)
     if variants is not None:

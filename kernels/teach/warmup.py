@@ -9,7 +9,10 @@ still compiling waits for it instead of compiling it a second time.
 
 from __future__ import annotations
 
-from ..files import NOTEBOOK_DIR
+from .. import compile as kcompile, device
+from ..files import NOTEBOOK_DIR, read_json
+from ..launch import gpu_target
+from ..validate import choice, flag
 
 
 def warm_up(name: str, background: bool = True) -> None:
@@ -18,14 +21,9 @@ def warm_up(name: str, background: bool = True) -> None:
     notebook's cells then find them compiled or wait for them, never compile them twice. Nothing
     without a GPU. ``background=False`` returns when all are compiled (a warm cache for a test
     run)."""
-    from ..compile import Build, warm_cache
-    from ..device import gpu_available
-    from ..files import read_json
-    from ..launch import gpu_target
-    from ..validate import choice, flag
     name = choice("name (a notebook)", name, sorted(p.stem for p in NOTEBOOK_DIR.glob("*.ipynb")))
     background = flag("background", background)
-    if not gpu_available():
+    if not device.gpu_available():
         return
     meta = read_json(NOTEBOOK_DIR / f"{name}.ipynb")["metadata"]
     specs = []
@@ -33,7 +31,7 @@ def warm_up(name: str, background: bool = True) -> None:
         b = dict(b)
         variant, arch = b.pop("variant"), b.pop("arch")
         try:
-            specs.append((variant, Build(target=gpu_target(variant, arch), **b)))
+            specs.append((variant, kcompile.Build(target=gpu_target(variant, arch), **b)))
         except ValueError:   # not on this generation: the notebook leaves it out too
             continue
-    warm_cache(specs, background=background)
+    kcompile.warm_cache(specs, background=background)

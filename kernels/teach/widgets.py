@@ -16,7 +16,11 @@ import textwrap
 
 from .. import variants as V
 from ..edition import PAGE_CHARS, Text, bundle, listed as both_listed, show as say, wrap
+from ..measure.timeline import PRESET_PUZZLE, model, model_presets, model_totals, preset_label
+from .explore import (K_RANGE, MAP_UP_TO, STAGE_CHOICES, THREAD_CHOICES, TILE_CHOICES, compare,
+                      generation_choices, n_choices, variant_choices)
 from .page import PREVIEW_ENV
+from .plots import draw_tiles, plot_error_map, plot_schedules
 
 
 class Note:
@@ -73,8 +77,6 @@ def explore_halos():
     """Draw the tiles and halos for the chosen N, tile size and number of taps."""
     from IPython.display import display
 
-    from .plots import draw_tiles
-
     def show(n, tile, k):
         display(draw_tiles(n, tile, k))
     _interact(show, halo_controls())
@@ -92,8 +94,6 @@ def model_controls() -> dict:
     latency and compute sliders to the puzzle's illustration or to the phases measured on the
     H200; the puzzle's first."""
     import ipywidgets as W
-
-    from ..measure.timeline import PRESET_PUZZLE, model_presets, preset_label
     presets = model_presets()
     first = presets[PRESET_PUZZLE]
 
@@ -127,9 +127,6 @@ def explore_model():
     *preset* only sets the sliders; the schedules are drawn from the sliders' values."""
     from IPython.display import display
 
-    from .plots import plot_schedules
-    from ..measure.timeline import model, model_totals
-
     def show(preset, **params):
         say(model_line(model_totals(**params)))
         display(plot_schedules(model("sync", **params), model("async", **params)))
@@ -151,7 +148,6 @@ def convolution_lines(runs, stages=None, n=None) -> list[Text]:
     each run's summary, that ``stages`` went to the staged variants only, how the two runs' times
     compare, why their GB/s are not DRAM's, and (``n`` over ``explore.MAP_UP_TO``) why no error
     map is drawn; in both editions' languages."""
-    from .explore import MAP_UP_TO
     lines = [r.summary() for r in runs]
     if stages is not None and not all(V.get(r.variant).staged for r in runs):
         staged = V.names(staged=True)
@@ -177,9 +173,6 @@ def convolution_controls() -> dict:
     the staged variants only) and the generation to build for, whose options follow the two
     variants: a T4 or A100 build is offered only when both run there."""
     import ipywidgets as W
-
-    from .explore import (K_RANGE, STAGE_CHOICES, THREAD_CHOICES, TILE_CHOICES,
-                          generation_choices, n_choices, variant_choices)
     variants = variant_choices()
 
     def options(values):
@@ -211,9 +204,6 @@ def explore_convolution():
     """Compile (cached), run and check the chosen variants on the same inputs; on a GPU, time
     each beside a copy of the same bytes and say when the time is not about bandwidth."""
     from IPython.display import display
-
-    from .explore import MAP_UP_TO, compare
-    from .plots import plot_error_map
 
     def show(variant, versus, n, tile, k, threads, stages, arch):
         names = [variant] + ([versus] if versus and versus != variant else [])

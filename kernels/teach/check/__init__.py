@@ -23,8 +23,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from ...device import gpu_available
+from ...device import gpu_available, target_arch
 from ...edition import Text
+from ...launch import gpu_target
 from . import ptx, run, source
 from .build import LearnerBuild, compile_ptx
 from .exercises import EXERCISES, NotYet, get, skeleton, solution
@@ -52,7 +53,6 @@ def _verdict(src, name: str) -> Text:
     src = _static(src, ex)
     arch = 0
     if gpu_available():
-        from ...device import target_arch
         arch = target_arch()
     if arch < max(ex.run_arch, 75):
         where = ("an H100 (sm_90)", "H100(sm_90)") if ex.run_arch else (
@@ -60,7 +60,6 @@ def _verdict(src, name: str) -> Text:
         here = (f"this GPU (sm_{arch}) cannot run it", f"이 GPU(sm_{arch})에서는 실행할 수 없습니다") \
             if arch else ("there is no GPU here", "여기에는 GPU가 없습니다")
         return _not_run(here, where)
-    from ...launch import gpu_target
     with tempfile.TemporaryDirectory(prefix=f"{ex.key}-check-") as tmp:
         said = run.run(src, ex, gpu_target("async_halo"), arch, Path(tmp))
     if said["no_build"]:   # it builds for the exercise's GPU, not for this older one
