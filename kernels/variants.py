@@ -12,7 +12,7 @@ The registry is the package's lowest floor beside :mod:`kernels.layout` and
 :mod:`kernels.validate`: it describes listings and imports nothing that compiles, launches or
 emulates them (the emulation finds its function by the variant's name).
 
-``tests/test_registry.py`` names whatever is missing, and checks each record against its
+``tests/core/test_registry.py`` names whatever is missing, and checks each record against its
 listing (shared memory against the compiled CUBIN, copy instructions against the PTX, stress
 and trace points).
 """

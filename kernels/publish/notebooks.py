@@ -8,7 +8,7 @@ place and writes ``metadata.async_copy_book.executed_on`` (device, driver, CuPy,
 published book shows these outputs, so on a machine without a GPU it refuses to overwrite them
 unless given ``--allow-cpu``, and then marks the notebook a draft
 (``metadata.async_copy_book.draft``): a draft must stay out of ``_toc.yml`` until a GPU run
-replaces its outputs and clears the mark (tests/test_book.py holds both rules).
+replaces its outputs and clears the mark (tests/book/test_book.py holds both rules).
 
 ``setup`` writes each notebook's first code cell from ``_config.yml`` (``repository: url:`` and
 ``branch:``). On Colab the cell runs ``git clone --depth 1 --branch BRANCH URL /content/NAME``
@@ -17,7 +17,7 @@ puts the repository root on the import path: ``..``, or ``../..`` from a transla
 notebooks (``ko/notebooks/``, kernels/publish/translate.py), whichever holds ``kernels/``. If the clone
 fails, the cell prints what failed, git's error and what to set, then stops the notebook
 (``SystemExit``, which Jupyter and Colab show without a traceback) rather than raising
-``CalledProcessError``. To exercise the clone outside Colab (tests/test_setup_cell.py), set
+``CalledProcessError``. To exercise the clone outside Colab (tests/book/test_setup_cell.py), set
 ``ASYNC_BOOK_FORCE_CLONE=1`` and ``ASYNC_BOOK_CLONE_DIR`` to the target directory.
 """
 

@@ -34,7 +34,7 @@ updating a translation, ``stamp`` records the English it now follows.
 
 ``check`` lists every problem (an untranslated or stale markdown cell, a Korean notebook that
 differs from what ``sync`` would write, a missing or stale page, a stale ``ko/_toc.yml``) and
-exits non-zero if there is one; tests/test_korean.py runs it.
+exits non-zero if there is one; tests/book/test_korean.py runs it.
 """
 
 from __future__ import annotations

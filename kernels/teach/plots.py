@@ -7,7 +7,7 @@ Every figure is :data:`PAGE_WIDTH_IN` wide (the book's text column, 688 CSS px a
 and is shown as a PNG of :data:`PAGE_DPI` pixels per inch at half its pixel width (sharp on
 high-density screens, 1:1 with the column on the page), with no text smaller than
 :data:`MIN_FONT_PT` (12.5 CSS px). The PNG carries a tEXt chunk ``min-text-px``: its smallest
-text in image pixels (the book's browser test, tests/test_reader_view.py, checks it as shown).
+text in image pixels (the book's browser test, tests/book/test_reader_view.py, checks it as shown).
 The background is opaque white: in the dark theme the figures sit on a white card.
 
 A figure is drawn in each edition's language: its words come from :func:`_t` (or, for a

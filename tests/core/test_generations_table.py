@@ -15,7 +15,7 @@ from kernels import variants as V
 from kernels.compile import (Build, CompileError, compile_source, supported_archs, variant_file,
                              warm_cache)
 
-PAGE = Path(__file__).resolve().parents[1] / "book" / "generations.md"
+PAGE = Path(__file__).resolve().parents[2] / "book" / "generations.md"
 TILE, K, THREADS, STAGES = 256, 5, 256, 2
 CODE = re.compile(r"`([^`]+)`")
 CLAIM = re.compile(r"(\bno\s+)?`([^`]+)`(?:\s*\((\d+) bytes\))?")

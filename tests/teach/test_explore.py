@@ -1,9 +1,16 @@
-"""Notebook 03's computed sentences: the T4-code-path cell says what the two builds' times mean on
+"""kernels.teach.explore and widgets: the convolution widget, a run's summary and regime, and
+notebook 03's computed sentences: the T4-code-path cell says what the two builds' times mean on
 whatever GPU ran it, and without a GPU that nothing was timed."""
+
+import ast
+import json
+import re
 
 import pytest
 
-from kernels.teach import explore
+import kernels
+from kernels.teach import explore, widgets
+from support import ROOT
 
 
 def test_no_gpu_sentence_says_nothing_was_timed():
@@ -46,12 +53,69 @@ def test_older_build_without_a_gpu_has_no_runs(monkeypatch):
         explore.older_build("no_such_variant", 75)
 
 
-# --- the notebook itself --------------------------------------------------------------------
+def test_convolution_widget_offers_only_valid_combinations():
+    """Every variant with every N, tile, K, threads and stages the controls offer (stages for
+    the staged variants only: the widget passes them to no other), for every generation the
+    generation menu offers with it."""
+    c = widgets.convolution_controls()
+    assert c["versus"].options[0] == ("none", None)
+    assert {v for _, v in c["versus"].options[1:]} == set(c["variant"].options)
+    ks = range(c["k"].min, c["k"].max + 1)
+    for variant in c["variant"].options:
+        staged = kernels.variants.get(variant).staged
+        for _, stages in c["stages"].options if staged else [("default", None)]:
+            for _, threads in c["threads"].options:
+                for tile in c["tile"].options:
+                    for k in ks:
+                        for n in (min(c["n"].options), max(c["n"].options)):
+                            kernels.launch_config(n, k, tile, threads, variant, stages)
+        c["variant"].value = variant
+        for _, arch in c["arch"].options:
+            assert arch is None or kernels.variants.get(variant).min_arch <= arch
 
-import ast
-import json
-import re
-from support import ROOT
+
+def test_generations_follow_the_variants(monkeypatch):
+    """On a GPU the generation menu offers A100 and T4 builds only when both variants run
+    there; in the emulation there is nothing to choose."""
+    monkeypatch.setattr(explore, "gpu_available", lambda: True)
+    monkeypatch.setattr(explore, "target_arch", lambda: 90)
+    monkeypatch.setattr(explore, "compute_capability", lambda: 90)
+    assert explore.generation_choices("async_halo", None) == (
+        ("sm_90 (this GPU)", None), ("sm_80 (as an A100)", 80), ("sm_75 (as a T4)", 75))
+    assert explore.generation_choices("async_halo", "bulk") == (("sm_90 (this GPU)", None),)
+    monkeypatch.setattr(explore, "target_arch", lambda: 80)
+    assert explore.generation_choices("tiled_sync") == (
+        ("sm_80 (as set by ASYNC_BOOK_ARCH)", None), ("sm_75 (as a T4)", 75))
+    monkeypatch.setattr(explore, "gpu_available", lambda: False)
+    assert explore.generation_choices("async_halo") == (("emulation", None),)
+    assert explore.n_choices() == explore.N_CHOICES
+
+
+def test_a_run_says_when_its_time_is_not_about_bandwidth():
+    r = explore.run("async_halo", n=1000, tile=64, k=9)
+    assert r.regime() == []   # the emulation: no timing, no cache
+    r.median_us, r.copy_us, r.l2_bytes = 1.4, 1.2, 60 * 2**20
+    assert [note.split(":")[0] for note in r.regime()] == ["L2-resident", "launch-bound"]
+    assert "from N = 2^23 on, x and y outgrow it" in r.regime()[0]   # 8 x 2^23 B = 64 MiB
+    r.l2_bytes = 4 * 2**20                                           # a T4's 4 MiB
+    assert "from N = 2^20 on" in r.regime()[0]
+    r.l2_bytes = 60 * 2**20
+    assert "1.17x a copy of the same bytes" in r.summary()
+    r.n, r.median_us = 2**26, 140.0
+    assert r.regime() == []
+    both = explore.compare(["async_halo", "pipelined"], n=1000, tile=64, k=9, stages=2)
+    assert [(b.variant, b.stages, b.wrong) for b in both] == [("async_halo", None, 0),
+                                                            ("pipelined", 2, 0)]
+
+
+def test_explore_run_reports_correctness():
+    r = explore.run("async_halo", n=1000, tile=64, k=9)
+    assert r.wrong == 0 and r.max_error_over_bound <= 1
+    bad = explore.run("puzzle28", n=1000, tile=64, k=9)
+    assert bad.wrong > 0 and "WRONG" in bad.summary()
+
+
+# --- the notebook itself --------------------------------------------------------------------
 
 NOTEBOOK = ROOT / "notebooks" / "03_async_copy_convolution.ipynb"
 

@@ -1,6 +1,6 @@
 """The exercises' check (kernels/teach/check): each skeleton is posed in its notebook and gets
 NOT YET, each solution passes, bad arguments get a verdict, and the corpus of learners' answers
-(tests/exercise_corpus/, a folder per exercise) gets the verdicts its manifest expects, with and
+(tests/teach/exercise_corpus/, a folder per exercise) gets the verdicts its manifest expects, with and
 without a GPU (marked slow: one compile per answer)."""
 
 import concurrent.futures

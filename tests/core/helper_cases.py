@@ -1,5 +1,5 @@
 """The bad-input table of the helpers outside the core (kernels.measure, kernels.teach but its
-exercise checker, kernels.publish): rows as tests/test_validation.py's ``CASES`` (which takes
+exercise checker, kernels.publish): rows as tests/core/test_validation.py's ``CASES`` (which takes
 them in), and the functions whose arguments they cover (``PUBLIC``). A recording is checked
 once, where it is read (``recorded.load``, ``timeline.load_or_measure``, ``nsight.summary``):
 the functions that take it afterwards have rows only for lookups that fail. Every row raises

@@ -32,6 +32,8 @@ from pathlib import Path
 import pytest
 from support import ROOT, toc_files
 
+pytestmark = pytest.mark.editorial
+
 GLOSSARY = ROOT / "book" / "glossary.md"
 OVERVIEWS = ["book/intro.md", "book/running.md"]          # terms there are {term} links
 LATER_PAGES = ["book/generations.md", "book/api_map.md"]  # read after the notebooks

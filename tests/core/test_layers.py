@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "kernels"
+PACKAGE = Path(__file__).resolve().parents[2] / "kernels"
 FLOORS = ("", "measure", "teach", "publish")   # bottom to top
 
 

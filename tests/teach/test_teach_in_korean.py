@@ -267,7 +267,7 @@ def test_notebooks_01_to_03_show_their_sentences_in_both_languages(name):
     excepted)."""
     import nbformat
     from pathlib import Path
-    nb = nbformat.read(Path(__file__).resolve().parents[1] / "notebooks" / f"{name}.ipynb", as_version=4)
+    nb = nbformat.read(Path(__file__).resolve().parents[2] / "notebooks" / f"{name}.ipynb", as_version=4)
     code = [c.source for c in nb.cells if c.cell_type == "code"
             and not c.source.startswith("# Setup (Colab)")]   # the generated setup cell
     assert any("from kernels.edition import show" in src for src in code)

@@ -1,4 +1,4 @@
-"""What compute-sanitizer runs (tests/test_sanitizer.py): one variant (the first argument; all of
+"""What compute-sanitizer runs (tests/gpu/test_sanitizer.py): one variant (the first argument; all of
 them without one) at the seed config and at awkward sizes, with CuPy's memory pool off so that each array is its own allocation and an
 out-of-bounds access cannot land silently inside a neighbouring one. The staged variants also run
 with two blocks, so that each block walks many tiles and refills its buffers (a persistent grid
@@ -11,10 +11,10 @@ from pathlib import Path
 import cupy
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[i]) for i in (2, 1)]   # the root, tests/
 import kernels  # noqa: E402
 from kernels.device import target_arch  # noqa: E402
-from inputs import random_inputs, takes_k  # noqa: E402  (this script's own directory)
+from inputs import random_inputs, takes_k  # noqa: E402
 
 cupy.cuda.set_allocator(None)
 SHAPES = [(16384, 256, 5, 256), (1000, 96, 7, 64), (1, 32, 5, 32), (4099, 1024, 64, 256)]

@@ -125,7 +125,7 @@ def test_a_deadlocked_kernel_fails_within_the_time_limit(tmp_path):
         pytest.skip("the planted deadlock is in the sm_90 bulk kernel")
     assert "init(&bar[s], CONV_THREADS)" in kernels.source("bulk")
     (tmp_path / "test_planted_deadlock.py").write_text(textwrap.dedent(DEADLOCK_TEST))
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     started = time.monotonic()
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o",
                           "addopts=", "--rootdir", str(tmp_path), "--timeout", "20",

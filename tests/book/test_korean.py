@@ -332,6 +332,7 @@ def test_the_korean_glossary_translates_the_english_one_and_adds_the_term_table(
     assert files.count(translate.GLOSSARY) == 1 and files[-1] == translate.GLOSSARY, files
 
 
+@pytest.mark.editorial
 def test_glossary_gives_the_english_beside_every_term_and_follows_the_seed():
     rows = glossary()
     assert len(rows) >= 40 and all(ko and en for ko, en, *_ in rows)
@@ -344,6 +345,7 @@ def test_glossary_gives_the_english_beside_every_term_and_follows_the_seed():
         assert terms[ko].startswith(en), ko
 
 
+@pytest.mark.editorial
 def test_the_prose_uses_the_glossarys_terms():
     avoided = [form.strip() for *_, forms in glossary() for form in forms.split(",") if form.strip()]
     assert "할로" in avoided and "레이턴시" in avoided
@@ -413,6 +415,7 @@ def style_problems(text):
     return out
 
 
+@pytest.mark.editorial
 @pytest.mark.parametrize("where, en, ko, kind", TRANSLATED, ids=[t[0] for t in TRANSLATED])
 def test_korean_style_follows_the_editors_decisions(where, en, ko, kind):
     """The editors' decisions in every translated cell and page, outside code and math: no
@@ -424,6 +427,7 @@ def test_korean_style_follows_the_editors_decisions(where, en, ko, kind):
         f"  {why}: «{snippet}»" for why, snippet in problems)
 
 
+@pytest.mark.editorial
 @pytest.mark.parametrize("text, caught", [
     ("블록은 끝납니다; 그다음", True), ("끝냅니다(예외);", True), ("헤일로입니다: 블록은", True),
     ("결과: 256개", False), ("예: `x`", False), ("7.7 %", True), ("7.7%", False),
