@@ -12,7 +12,8 @@ it displays those words and stores both editions' in the output's metadata (:dat
 ``python -m kernels.publish.translate sync`` writes the Korean notebook's outputs from them,
 so the Korean page shows the English GPU run's own numbers in Korean, none typed by hand.
 
-Which edition: ``$ASYNC_BOOK_LANGUAGE`` (``en`` or ``ko``) if set; on Colab, the notebook's own
+Which edition: inside ``with speaking(lang)`` (a figure drawn for each edition in turn), ``lang``;
+else ``$ASYNC_BOOK_LANGUAGE`` (``en`` or ``ko``) if set; on Colab, the notebook's own
 metadata (the Korean notebooks carry ``translation.language``); else the folder the kernel runs
 in (Jupyter, JupyterLab and nbval start it in the notebook's folder: ``ko/notebooks`` is Korean);
 else English.
@@ -20,6 +21,7 @@ else English.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import textwrap
@@ -30,6 +32,7 @@ LANGUAGES = ("en", "ko")
 KEY = "async_copy_book"          # an output's metadata: {"editions": {language: data bundle}}
 ENV = "ASYNC_BOOK_LANGUAGE"
 _colab: list = []                # the Colab notebook's language, asked once
+_speaking: list = []             # the languages speaking() has set, innermost last
 
 
 def _colab_language() -> str | None:
@@ -47,8 +50,20 @@ def _colab_language() -> str | None:
     return _colab[0]
 
 
+@contextlib.contextmanager
+def speaking(lang: str):
+    """Within this block, :func:`language` is ``lang``: a :class:`Text` built here is in it."""
+    _speaking.append(lang)
+    try:
+        yield
+    finally:
+        _speaking.pop()
+
+
 def language() -> str:
     """``"en"`` or ``"ko"``: the edition this process shows (see the module's docstring)."""
+    if _speaking:
+        return _speaking[-1]
     chosen = os.environ.get(ENV, "").strip()
     if chosen:
         if chosen not in LANGUAGES:
@@ -101,12 +116,13 @@ class Text(str):
         if not isinstance(en, str) or not isinstance(ko, str):
             raise TypeError(f"Text needs two texts (English, Korean), got {type(en).__name__} "
                             f"and {type(ko).__name__}")
-        self = super().__new__(cls, ko if language() == "ko" else en)
-        self.en, self.ko = str(en), str(ko)
+        lang = language()
+        self = super().__new__(cls, ko if lang == "ko" else en)
+        self.en, self.ko, self.lang = str(en), str(ko), lang
         return self
 
-    def __reduce__(self):
-        return (Text, (self.en, self.ko))
+    def __reduce__(self):   # a copy shows the same words as the original
+        return (_remade, (self.en, self.ko, self.lang))
 
     def in_(self, lang: str) -> str:
         return {"en": self.en, "ko": self.ko}[lang]
@@ -126,6 +142,11 @@ class Text(str):
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return bundle(lambda lang: {"text/plain": self.in_(lang)})
+
+
+def _remade(en: str, ko: str, lang: str) -> Text:
+    with speaking(lang):
+        return Text(en, ko)
 
 
 def english_list(names) -> str:

@@ -30,10 +30,10 @@ import matplotlib.ticker  # noqa: F401  (mpl.ticker)
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
-from matplotlib.text import Text
+from matplotlib import text as mtext
 
 from .. import variants as V
-from ..edition import KEY, LANGUAGES, columns, language, of, wrap
+from ..edition import KEY, LANGUAGES, Text, columns, language, of, speaking, wrap
 from ..measure.recorded import bytes_in_flight, roofline_rows
 from ..measure.timeline import PHASES_KO, Schedule
 from .halo import halo_cells
@@ -58,20 +58,15 @@ mpl.font_manager.fontManager.addfont(str(FONT))
 TITLE_CHARS = 72       # a 12 pt title line across the page
 
 TILE_COLOURS = ["#8ecae6", "#ffb703", "#90be6d", "#f28482", "#b8b8ff", "#f6bd60"]
-_DRAWING = ["en"]      # the language of the figure being drawn (the last entry)
-
-
-def _t(en: str, ko: str) -> str:
-    """The words of the edition the figure is being drawn for."""
-    return ko if _DRAWING[-1] == "ko" else en
 
 
 def _of(value) -> str:
-    """A text (or :class:`~kernels.edition.Text`) in the language of the figure being drawn."""
-    return of(value, _DRAWING[-1])
+    """A text (or a :class:`~kernels.edition.Text` made outside the figure) in the language of
+    the figure being drawn."""
+    return of(value, language())
 
 
-def _text_px(t: Text, dpi: float) -> float:
+def _text_px(t: mtext.Text, dpi: float) -> float:
     """A text's smallest glyphs in image pixels: its size, or its superscripts' (mathtext)."""
     s = t.get_text()
     shrink = MATH_SHRINK if s.count("$") >= 2 and ("^" in s or "_" in s) else 1.0
@@ -93,7 +88,7 @@ class PageFigure(Figure):
         the PNG at ``dpi``."""
         with mpl.rc_context(PAGE_RC):
             self.draw_without_rendering()   # lays out, makes the ticks' labels
-        sizes = [_text_px(t, dpi) for t in self.findobj(Text)
+        sizes = [_text_px(t, dpi) for t in self.findobj(mtext.Text)
                  if t.get_visible() and t.get_text().strip() and t.get_alpha() != 0]
         return round(min(sizes), 1) if sizes else 0.0
 
@@ -137,12 +132,8 @@ def _on_page(draw):
     @functools.wraps(draw)
     def wrapper(*args, **kwargs):
         def drawn(lang):
-            _DRAWING.append(lang)
-            try:
-                with mpl.rc_context(PAGE_RC):
-                    return draw(*args, **kwargs)
-            finally:
-                _DRAWING.pop()
+            with speaking(lang), mpl.rc_context(PAGE_RC):
+                return draw(*args, **kwargs)
         fig = drawn(language())
         fig.editions = drawn
         return fig
@@ -211,25 +202,25 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
             cell(h.index, y, _tile_colour(h.index // tile), ec="black", lw=0.4, hatch="////")
     # the rows' names as tick labels, left of the axes: they never cover a cell
     ax.set_yticks([top + 0.4] + [rows - 1 - b + 0.4 for b in range(rows)],
-                  ["x"] + [_t(f"block {b}", f"블록 {b}") for b in range(rows)])
+                  ["x"] + [Text(f"block {b}", f"블록 {b}") for b in range(rows)])
     ax.tick_params(axis="y", length=0)
     ax.get_yticklabels()[0].set(fontweight="bold", fontfamily="DejaVu Sans")   # no bold Hangul
     ax.set_xlim(-left - 1, end + right + 1)
     ax.set_ylim(-0.3, top + 1.0)
-    ax.set_xlabel(_t("global index i", "전역 인덱스 i"))
+    ax.set_xlabel(Text("global index i", "전역 인덱스 i"))
     for side in ("left", "right", "top"):
         ax.spines[side].set_visible(False)
     fig.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="////",
-                              label=_t("halo copied from a neighbour tile",
+                              label=Text("halo copied from a neighbour tile",
                                        "이웃 타일에서 복사한 헤일로")),
                         Patch(fc="white", ec="black", hatch="xxx",
-                              label=_t("outside the vector: zero", "벡터 바깥: 0"))],
+                              label=Text("outside the vector: zero", "벡터 바깥: 0"))],
                loc="outside lower center", ncol=2, frameon=False, handlelength=1.6)
-    ax.set_title(_title(_t(f"n = {n}, tile = {tile}, K = {k}: halo {left} left + {right} right, "
+    ax.set_title(_title(Text(f"n = {n}, tile = {tile}, K = {k}: halo {left} left + {right} right, "
                     f"buffer {tile + k - 1} floats per block",
                     f"n = {n}, 타일 = {tile}, K = {k}: 헤일로 왼쪽 {left} + 오른쪽 {right}, "
                     f"블록마다 버퍼 float {tile + k - 1}개")))
-    fig.alt = _t(f"The vector x of {n} floats cut into {rows} tiles of {tile}; under it, each "
+    fig.alt = Text(f"The vector x of {n} floats cut into {rows} tiles of {tile}; under it, each "
                  f"block's shared buffer of {tile + k - 1} floats: its tile, {left} halo cells "
                  f"copied from the tile on its left and {right} from the one on its right, zeros "
                  "outside the vector.",
@@ -270,41 +261,41 @@ def plot_error_map(outputs: dict, x, w, tile: int):
               dict(marker="s", ms=2.0), dict(marker="x", ms=2.5))
     for (name, err), style, colour in zip(errors.items(), styles, colours):
         ax.plot(np.arange(n), np.maximum(err, floor), ls="none", color=colour, **style,
-                label=_t(f"{name}: {wrong[name].sum()} wrong of {n}",
+                label=Text(f"{name}: {wrong[name].sum()} wrong of {n}",
                          f"{name}: {n}개 중 {wrong[name].sum()}개 틀림"))
         if hist is not None and wrong[name].any():
             counts = np.bincount(np.flatnonzero(wrong[name]) % tile, minlength=tile)
             hist.bar(np.arange(tile), counts, width=1.0, alpha=0.7, color=colour, label=name)
     ax.plot(np.arange(n), bound, color="black", lw=0.8,
-            label=_t("float32 rounding bound", "float32 반올림 오차 한계"))
+            label=Text("float32 rounding bound", "float32 반올림 오차 한계"))
     for b in range(0, n, tile):
         ax.axvline(b, color="grey", lw=0.3, alpha=0.5)
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(lambda v, _: f"1e{np.log10(v):.0f}")   # no superscripts
     ax.set_xlim(0, n)
-    ax.set_xlabel(_t("output index i (grey lines: tile boundaries)",
+    ax.set_xlabel(Text("output index i (grey lines: tile boundaries)",
                      "출력 인덱스 i (회색 선: 타일 경계)"))
-    ax.set_ylabel(_t("|y[i] − reference[i]|", "|y[i] − 기준값[i]|"))
+    ax.set_ylabel(Text("|y[i] − reference[i]|", "|y[i] − 기준값[i]|"))
     ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False, markerscale=2.5,
               borderaxespad=0.2)
     if hist is None:
-        ax.set_title(_t("0 wrong outputs: every error is within the float32 rounding bound",
+        ax.set_title(Text("0 wrong outputs: every error is within the float32 rounding bound",
                         "틀린 출력 0개: 모든 오차가 float32 반올림 오차 한계 안에 있습니다"),
                      loc="left", pad=32 if len(errors) > 1 else 20)
     else:
         hist.set_xlim(-1, tile)
-        hist.set_xlabel(_t("position inside the tile, i mod tile", "타일 안의 위치, i mod tile"))
-        hist.set_ylabel(_t("wrong outputs", "틀린 출력"))
-        hist.set_title(_t("where the wrong outputs fall inside a tile (colours as above)",
+        hist.set_xlabel(Text("position inside the tile, i mod tile", "타일 안의 위치, i mod tile"))
+        hist.set_ylabel(Text("wrong outputs", "틀린 출력"))
+        hist.set_title(Text("where the wrong outputs fall inside a tile (colours as above)",
                           "타일 안에서 틀린 출력의 위치(색은 위와 같음)"), loc="left")
     said = []
     for name, m in wrong.items():
         where = sorted({int(i) for i in np.flatnonzero(m) % tile})
         at = ", ".join(map(str, where)) if len(where) <= 6 else ""
-        said.append(_t(f"{name}: {m.sum()} wrong"
+        said.append(Text(f"{name}: {m.sum()} wrong"
                        + (f", at positions {at} of each tile" if at else ""),
                        f"{name}: {m.sum()}개 틀림" + (f"(타일 안 위치 {at})" if at else "")))
-    fig.alt = _t(f"The error of each of {n} outputs against the float32 rounding bound, log "
+    fig.alt = Text(f"The error of each of {n} outputs against the float32 rounding bound, log "
                  "scale. ",
                  f"출력 {n}개 각각의 오차와 float32 반올림 오차 한계, 로그 눈금. ") + "; ".join(said) + "."
     return fig
@@ -354,26 +345,26 @@ def plot_schedules(*schedules):
         ax.invert_yaxis()
         unit = _word(sched.unit)
         ax.set_title(_title(_of(sched.title)
-                            + _t(f": all done at {sched.total:.3g} {unit}",
+                            + Text(f": all done at {sched.total:.3g} {unit}",
                                  f": {sched.total:.3g}{'' if unit == '사이클' else ' '}"
                                  f"{unit}에 모두 끝남")),
                      loc="left")
-    axes[-1].set_xlabel(_t(f"time ({schedules[0].unit})", f"시간({_word(schedules[0].unit)})"))
+    axes[-1].set_xlabel(Text(f"time ({schedules[0].unit})", f"시간({_word(schedules[0].unit)})"))
     axes[-1].set_xlim(left=0)
     fig.legend(handles=[Patch(fc=c, label=_word(p)) for p, c in PHASE_COLOURS.items()],
                loc="outside upper center", ncol=5, frameon=False, handlelength=1.4,
                columnspacing=1.2)
-    fig.alt = _t("Timelines of each block's phases (tile load, taps load, wait, barrier, "
+    fig.alt = Text("Timelines of each block's phases (tile load, taps load, wait, barrier, "
                  "compute). ",
                  "블록마다 단계(타일 로드, 탭 로드, 대기, 배리어, 계산)를 시간 순으로 그린 그림. ") + "; ".join(
-        _of(s.title) + _t(f": all done at {s.total:.3g} {_word(s.unit)}",
+        _of(s.title) + Text(f": all done at {s.total:.3g} {_word(s.unit)}",
                           f": {s.total:.3g} {_word(s.unit)}에 모두 끝남") for s in schedules) + "."
     return fig
 
 
 def _word(english: str) -> str:
     """A phase, lane or unit name in the figure's language."""
-    return _t(english, PHASE_KO.get(english, english))
+    return Text(english, PHASE_KO.get(english, english))
 
 
 def _n_label(n: int) -> str:
@@ -429,33 +420,33 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     for ax, group, title in zip(axes, groups, BANDWIDTH_PANELS):
         if "copy" in names:
             ax.plot(*curve("copy"), color="black", ls="--", lw=1.8,
-                    label=_t("device copy (same bytes)", "디바이스 간 복사(같은 바이트)"))
+                    label=Text("device copy (same bytes)", "디바이스 간 복사(같은 바이트)"))
         for name in group:
             ax.plot(*curve(name), label=name, **_series_style(name))
         if l2:   # in the legend, not on the curves
             ax.axvline(l2 / 8, color="grey", lw=1.2, ls=":",
-                       label=_t("right of it, x and y outgrow the L2", "이 선 오른쪽: x, y가 L2보다 큼"))
-        ax.set_title(_t(*title), loc="left")
+                       label=Text("right of it, x and y outgrow the L2", "이 선 오른쪽: x, y가 L2보다 큼"))
+        ax.set_title(Text(*title), loc="left")
         ax.set_ylabel("GB/s")
         ax.grid(alpha=0.3)
         ax.legend(loc="upper left", bbox_to_anchor=(0, -0.03 if ax is axes[0] else -0.2), ncol=2,
                   frameon=False, borderaxespad=0, columnspacing=1.0, handlelength=1.8)
     _log2_axis(axes[-1], [r["n"] for r in rows])
-    axes[-1].set_xlabel(_t("log₂ N (N float32 elements; 8 N bytes moved)",
+    axes[-1].set_xlabel(Text("log₂ N (N float32 elements; 8 N bytes moved)",
                            "log₂ N (float32 원소 N개, 8 N 바이트 이동)"))
-    fig.suptitle("\n".join([_t(f"K = {k}: GB/s = 8 N bytes / kernel time.",
+    fig.suptitle("\n".join([Text(f"K = {k}: GB/s = 8 N bytes / kernel time.",
                                f"K = {k}: GB/s = 8 N 바이트 / 커널 시간."),
                             *_title(_of(label)).split("\n")]),
                  x=0.0, ha="left")
     last = max(r["n"] for r in rows)
     at = sorted(((r["gbps"], r["name"]) for r in rows if r["n"] == last), reverse=True)
-    fig.alt = _t(f"GB/s against N from 2^{int(np.log2(min(r['n'] for r in rows)))} to "
+    fig.alt = Text(f"GB/s against N from 2^{int(np.log2(min(r['n'] for r in rows)))} to "
                  f"2^{int(np.log2(last))} at K = {k}, each kernel beside a device copy of the "
                  f"same bytes. At N = 2^{int(np.log2(last))}: ",
                  f"K = {k}에서 N에 따른 GB/s, N = 2^{int(np.log2(min(r['n'] for r in rows)))}~"
                  f"2^{int(np.log2(last))}, 커널마다 같은 바이트의 디바이스 간 복사와 함께. "
                  f"N = 2^{int(np.log2(last))}에서: ") + ", ".join(
-        f"{_t('device copy', '디바이스 간 복사') if name == 'copy' else name} {g:.0f}"
+        f"{Text('device copy', '디바이스 간 복사') if name == 'copy' else name} {g:.0f}"
         for g, name in at) + " GB/s."
     return fig
 
@@ -473,24 +464,24 @@ def plot_stage_sweep(result: dict, label: str = ""):
     bars = ax.bar(stages, [r["gbps"] for r in rows], color="#8ecae6", label="pipelined, GB/s")
     copy = np.median([r["copy_us"] for r in rows])
     roof = ax.axhline(8 * rows[0]["n"] / (copy * 1e-6) / 1e9, color="black", ls="--",
-                      label=_t("device copy, GB/s", "디바이스 간 복사, GB/s"))
-    ax.set_xlabel(_t("stages (tile buffers per block)", "스테이지(블록당 타일 버퍼 수)"))
+                      label=Text("device copy, GB/s", "디바이스 간 복사, GB/s"))
+    ax.set_xlabel(Text("stages (tile buffers per block)", "스테이지(블록당 타일 버퍼 수)"))
     ax.set_ylabel("GB/s")
     ax.set_xticks(stages)
     twin = ax.twinx()
     line, = twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-",
-                      color="#d1495b", label=_t("KiB in flight per SM (right axis)",
+                      color="#d1495b", label=Text("KiB in flight per SM (right axis)",
                                                 "SM당 진행 중인 KiB(오른쪽 축)"))
-    twin.set_ylabel(_t("KiB in flight per SM", "SM당 진행 중인 KiB"))
+    twin.set_ylabel(Text("KiB in flight per SM", "SM당 진행 중인 KiB"))
     twin.set_ylim(0, 1.6 * max(line.get_ydata()))   # its markers below the copy's line
     fig.legend(handles=[bars, roof, line], loc="outside lower center", ncol=3, frameon=False,
                columnspacing=1.0, handlelength=1.5)
     ax.set_title(_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, "
-                        + _t("tile", "타일") + f" {rows[0]['config']['tile']}. {_of(label)}"),
+                        + Text("tile", "타일") + f" {rows[0]['config']['tile']}. {_of(label)}"),
                  loc="left")
     gbps = ", ".join(f"{r['gbps']:.0f}" for r in rows)
     kib = ", ".join(f"{v:.0f}" for v in line.get_ydata())
-    fig.alt = _t(f"pipelined's GB/s for {stages[0]} to {stages[-1]} stages ({gbps}) beside the "
+    fig.alt = Text(f"pipelined's GB/s for {stages[0]} to {stages[-1]} stages ({gbps}) beside the "
                  f"device copy's {roof.get_ydata()[0]:.0f} GB/s, and the KiB each SM has in "
                  f"flight ({kib}).",
                  f"스테이지 {stages[0]}~{stages[-1]}개일 때 pipelined의 GB/s({gbps})와 디바이스 간 복사의 "
@@ -529,7 +520,7 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
             ax.errorbar(ks, ratio, yerr=[low, high], capsize=3, label=name,
                         **_series_style(name))
         ax.axhline(1.0, color="black", ls="--", lw=1.2,
-                   label=_t("the bound: max(copy, FMA time)", "상한: max(복사, FMA 시간)"))
+                   label=Text("the bound: max(copy, FMA time)", "상한: max(복사, FMA 시간)"))
     all_ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
     fma_bound = sorted({r["k"] for rows in by_variant.values() for r in rows
                         if r["limit"] == "fma"})
@@ -538,26 +529,26 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
         start = (copy_bound[-1] * fma_bound[0]) ** 0.5 if copy_bound else fma_bound[0] / 2**0.5
         for ax in axes:
             ax.axvspan(start, all_ks[-1] * 2**0.5, color="#f28482", alpha=0.12, lw=0,
-                       label=_t("FMAs bound it, not the copy", "복사가 아니라 FMA가 상한을 정함"))
+                       label=Text("FMAs bound it, not the copy", "복사가 아니라 FMA가 상한을 정함"))
     top, ax = axes
     top.set_ylim(bottom=0)
-    top.set_ylabel(_t("time / bound", "시간 / 상한"))
+    top.set_ylabel(Text("time / bound", "시간 / 상한"))
     ax.set_ylim(ZOOM)
-    ax.set_title(_t(f"the same, from {ZOOM[0]:g} to {ZOOM[1]:g}: the differences near the bound",
+    ax.set_title(Text(f"the same, from {ZOOM[0]:g} to {ZOOM[1]:g}: the differences near the bound",
                     f"같은 그림의 {ZOOM[0]:g}~{ZOOM[1]:g} 구간: 상한 근처의 차이"), loc="left")
     ax.set_xscale("log", base=2)
     ax.set_xticks(all_ks, [str(k) for k in all_ks])
     ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
-    ax.set_xlabel(_t("K (taps)", "K (탭 수)"))
-    ax.set_ylabel(_t("time / bound", "시간 / 상한"))
+    ax.set_xlabel(Text("K (taps)", "K (탭 수)"))
+    ax.set_ylabel(Text("time / bound", "시간 / 상한"))
     fig.legend(handles=top.get_legend_handles_labels()[0], loc="outside lower left", ncol=2,
                frameon=False, columnspacing=1.0, handlelength=1.8,
-               title=_t("solid: asynchronous copies; dotted: plain loads",
+               title=Text("solid: asynchronous copies; dotted: plain loads",
                         "실선: 비동기 복사, 점선: 일반 로드"),
                alignment="left")
     device = rec["provenance"].get("device")
     # the label may name it
-    where = "" if device and device in label else _t(f" on {device}", f", {device}")
+    where = "" if device and device in label else Text(f" on {device}", f", {device}")
     top.set_title(_title(f"N = {_n_label(n)}{where}. {_of(label)}"), loc="left")
     for a in axes:
         a.grid(alpha=0.3)
@@ -565,11 +556,11 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     for name, rows in by_variant.items():
         ks = [r["k"] for r in rows if r["ratio"] <= 1.1]
         near.setdefault(max(ks, default=0), []).append(name)
-    fig.alt = _t(f"Time over the bound for each kernel at N = 2^{int(np.log2(n))}, K from "
+    fig.alt = Text(f"Time over the bound for each kernel at N = 2^{int(np.log2(n))}, K from "
                  f"{all_ks[0]} to {all_ks[-1]}. Within 1.1 of the bound ",
                  f"N = 2^{int(np.log2(n))}, K = {all_ks[0]}~{all_ks[-1]}에서 커널마다 "
                  "시간 / 상한. 상한의 1.1배 안: ") + "; ".join(
-        (_t(f"up to K = {k}: ", f"K = {k}까지 ") if k else _t("never: ", "한 번도 없음: "))
+        (Text(f"up to K = {k}: ", f"K = {k}까지 ") if k else Text("never: ", "한 번도 없음: "))
         + ", ".join(names)
         for k, names in sorted(near.items(), reverse=True)) + "."
     return fig
@@ -609,10 +600,10 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                                hatch="///", ec="black", lw=0.6))
         ax.add_patch(Rectangle((s + 0.06, ready[i]), 0.88, done[i] - ready[i], fc=c, ec="black",
                                lw=0.6))
-        copy = [_t(f"tile {i} in flight", f"타일 {i} 복사 중")]
-        compute = [_t(f"compute tile {i}", f"타일 {i} 계산")]
+        copy = [Text(f"tile {i} in flight", f"타일 {i} 복사 중")]
+        compute = [Text(f"compute tile {i}", f"타일 {i} 계산")]
         if not pipeline:
-            copy.insert(0, f"wait empty[{s}] p={(r & 1) ^ 1}" + _t(": at once", ": 즉시") * (r == 0))
+            copy.insert(0, f"wait empty[{s}] p={(r & 1) ^ 1}" + Text(": at once", ": 즉시") * (r == 0))
             compute.insert(0, f"wait full[{s}] p={r & 1}")
         for y, lines in ((issued[i] + 0.04, copy), (ready[i] + 0.04, compute)):
             for k, line in enumerate(lines):
@@ -627,35 +618,35 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
     ax.set_ylim(tiles, -1)
     ax.xaxis.tick_top()
     ax.set_xticks([s + 0.5 for s in range(stages)],
-                  [_t(f"buffer {s}", f"버퍼 {s}") for s in range(stages)])
-    rows = [_t("prologue", "프롤로그") if pipeline else _t("start", "시작")]
+                  [Text(f"buffer {s}", f"버퍼 {s}") for s in range(stages)])
+    rows = [Text("prologue", "프롤로그") if pipeline else Text("start", "시작")]
     ax.set_yticks([r + 0.5 for r in range(-1, tiles)],
-                  rows + ([_t(f"iteration {i}", f"반복 {i}") for i in range(tiles)] if pipeline
+                  rows + ([Text(f"iteration {i}", f"반복 {i}") for i in range(tiles)] if pipeline
                           else [""] * tiles))
     ax.tick_params(length=0)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
     if pipeline:
-        title = _t(f"{stages} buffers: tile t uses buffer t mod {stages}; each iteration issues "
+        title = Text(f"{stages} buffers: tile t uses buffer t mod {stages}; each iteration issues "
                    f"one tile, waits for the oldest and computes it",
                    f"버퍼 {stages}개: 타일 t는 버퍼 t mod {stages}을 씁니다. 반복마다 타일 하나를 "
                    "요청하고, 가장 오래된 타일을 기다려 계산합니다")
-        lines = (_t("wait for this tile's copies, then __syncthreads()",
+        lines = (Text("wait for this tile's copies, then __syncthreads()",
                     "이 타일의 복사를 기다린 뒤 __syncthreads()"),
-                 _t("__syncthreads(): nobody reads the buffer, it may be refilled",
+                 Text("__syncthreads(): nobody reads the buffer, it may be refilled",
                     "__syncthreads(): 아무도 버퍼를 읽지 않으니 다시 채울 수 있음"))
-        bars = (_t("cp.async copies in flight", "진행 중인 cp.async 복사"),
-                _t("compute (every thread)", "계산(모든 스레드)"))
+        bars = (Text("cp.async copies in flight", "진행 중인 cp.async 복사"),
+                Text("compute (every thread)", "계산(모든 스레드)"))
     else:
-        title = _t(f"{stages} stages: each wait names the phase parity it waits for (p). A fresh "
+        title = Text(f"{stages} stages: each wait names the phase parity it waits for (p). A fresh "
                    "mbarrier counts the phase before its first as complete (parity 1)",
                    f"스테이지 {stages}개: 기다릴 때마다 페이즈 패리티(p)를 지정합니다. 새 mbarrier는 "
                    "첫 페이즈 이전 페이즈를 완료로 칩니다(패리티 1)")
-        lines = (_t("full[s] completes: the bytes have landed", "full[s] 완료: 바이트가 도착함"),
-                 _t("empty[s] completes: every compute thread arrived",
+        lines = (Text("full[s] completes: the bytes have landed", "full[s] 완료: 바이트가 도착함"),
+                 Text("empty[s] completes: every compute thread arrived",
                     "empty[s] 완료: 모든 계산 스레드가 도착함"))
-        bars = (_t("producer warp: bulk copy in flight", "프로듀서 워프: 진행 중인 벌크 복사"),
-                _t("compute warps", "계산 워프"))
+        bars = (Text("producer warp: bulk copy in flight", "프로듀서 워프: 진행 중인 벌크 복사"),
+                Text("compute warps", "계산 워프"))
     ax.set_title(_title(title, TITLE_CHARS), loc="left")
     fig.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="///", label=bars[0]),
                         Patch(fc="#999999", ec="black", label=bars[1])]
@@ -669,7 +660,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                  2: "프롤로그가 타일 0과 1의 복사를 요청하고"}
                 .get(n, f"프롤로그가 타일 0~{n - 1}의 복사를 요청하고"))
     if pipeline:
-        fig.alt = _t(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
+        fig.alt = Text(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
                      f"{tiles - 1}: tile t goes into buffer t mod {stages}. The prologue issues "
                      f"{prologue[0]}; each "
                      "iteration issues one more into the buffer freed by the iteration before, "
@@ -685,7 +676,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                      "또 만납니다." + f" 타일 하나를 계산하는 동안 다음 타일 {stages - 1}개의 복사가 진행 "
                      "중입니다." * (stages > 1))
     else:
-        fig.alt = _t(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
+        fig.alt = Text(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
                      f"{tiles - 1}: tile i uses buffer s = i mod {stages} in round "
                      f"r = i / {stages}. The producer warp waits on empty[s] for parity "
                      "(r + 1) mod 2, which in round 0 returns at once (a fresh mbarrier counts "

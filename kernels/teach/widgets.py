@@ -56,11 +56,6 @@ def _interact(show, controls: dict) -> None:
     W.interact(show, **controls)
 
 
-def _label(en: str, ko: str) -> str:
-    """A control's label in the edition this notebook shows."""
-    return str(Text(en, ko))
-
-
 HALO_N = (1, 160)                 # small enough to draw cell by cell
 HALO_TILES = (32, 64, 96, 128)
 HALO_K = (1, 17)                  # every K here is <= the smallest tile
@@ -69,7 +64,7 @@ HALO_K = (1, 17)                  # every K here is <= the smallest tile
 def halo_controls() -> dict:
     import ipywidgets as W
     return dict(n=W.IntSlider(value=100, min=HALO_N[0], max=HALO_N[1], description="N"),
-                tile=W.Dropdown(options=HALO_TILES, value=32, description=_label("tile", "타일")),
+                tile=W.Dropdown(options=HALO_TILES, value=32, description=Text("tile", "타일")),
                 k=W.IntSlider(value=5, min=HALO_K[0], max=HALO_K[1], description="K"))
 
 
@@ -101,19 +96,19 @@ def model_controls() -> dict:
         lo, hi = MODEL_CYCLES[name]
         return W.IntSlider(value=first[name], min=lo, max=hi, step=1, description=label)
 
-    bandwidths = [(_label(name, "무제한" if value is None else f"사이클당 {value:.0f}바이트"), value)
+    bandwidths = [(Text(name, "무제한" if value is None else f"사이클당 {value:.0f}바이트"), value)
                   for name, value in MODEL_BANDWIDTH]
     c = dict(preset=W.Dropdown(options=[(str(preset_label(p)), p) for p in presets],
-                               value=PRESET_PUZZLE, description=_label("preset", "프리셋")),
-             dram_latency=cycles("dram_latency", _label("tile latency", "타일 지연")),
-             taps_latency=cycles("taps_latency", _label("taps latency", "탭 지연")),
-             compute=cycles("compute", _label("compute", "계산")),
-             tile=W.Dropdown(options=MODEL_TILES, value=256, description=_label("tile", "타일")),
+                               value=PRESET_PUZZLE, description=Text("preset", "프리셋")),
+             dram_latency=cycles("dram_latency", Text("tile latency", "타일 지연")),
+             taps_latency=cycles("taps_latency", Text("taps latency", "탭 지연")),
+             compute=cycles("compute", Text("compute", "계산")),
+             tile=W.Dropdown(options=MODEL_TILES, value=256, description=Text("tile", "타일")),
              k=W.IntSlider(value=5, min=1, max=32, description="K"),
              blocks_per_sm=W.IntSlider(value=1, min=1, max=8,
-                                       description=_label("blocks / SM", "SM당 블록")),
+                                       description=Text("blocks / SM", "SM당 블록")),
              bytes_per_cycle=W.Dropdown(options=bandwidths, value=None,
-                                        description=_label("bandwidth", "대역폭")))
+                                        description=Text("bandwidth", "대역폭")))
 
     def apply(change):
         for name, value in presets[change["new"]].items():
@@ -176,20 +171,20 @@ def convolution_controls() -> dict:
     variants = variant_choices()
 
     def options(values):
-        return [(_label("default", "기본값") if v is None else str(v), v) for v in values]
+        return [(Text("default", "기본값") if v is None else str(v), v) for v in values]
     c = dict(variant=W.Dropdown(options=variants, value="async_halo",
-                                description=_label("variant", "변형")),
-             versus=W.Dropdown(options=[(_label("none", "없음"), None), *((v, v) for v in variants)],
-                               value="tiled_sync", description=_label("versus", "비교 대상")),
+                                description=Text("variant", "변형")),
+             versus=W.Dropdown(options=[(Text("none", "없음"), None), *((v, v) for v in variants)],
+                               value="tiled_sync", description=Text("versus", "비교 대상")),
              n=W.SelectionSlider(options=n_choices(), value=16384, description="N"),
-             tile=W.Dropdown(options=TILE_CHOICES, value=256, description=_label("tile", "타일")),
+             tile=W.Dropdown(options=TILE_CHOICES, value=256, description=Text("tile", "타일")),
              k=W.IntSlider(value=5, min=K_RANGE[0], max=K_RANGE[1], description="K"),
              threads=W.Dropdown(options=options(THREAD_CHOICES), value=None,
-                                description=_label("threads", "스레드")),
+                                description=Text("threads", "스레드")),
              stages=W.Dropdown(options=options(STAGE_CHOICES), value=None,
-                               description=_label("stages", "스테이지")),
+                               description=Text("stages", "스테이지")),
              arch=W.Dropdown(options=generation_choices("async_halo", "tiled_sync"), value=None,
-                             description=_label("build for", "빌드 대상")))
+                             description=Text("build for", "빌드 대상")))
 
     def follow(change):
         keep = c["arch"].value

@@ -36,11 +36,15 @@ def test_the_edition_comes_from_the_variable_then_the_folder(monkeypatch, tmp_pa
     assert edition.language() == "en"
     monkeypatch.chdir(tmp_path / "ko" / "notebooks")
     assert edition.language() == "ko"
+    with edition.speaking("en"):    # a figure's own edition, whatever the process shows
+        assert edition.language() == "en" and Text("a tie", "동률") == "a tie"
+    assert edition.language() == "ko"
     monkeypatch.setenv(edition.ENV, "en")
     assert edition.language() == "en"
     monkeypatch.setenv(edition.ENV, "fr")
     with pytest.raises(ValueError, match=edition.ENV):
         edition.language()
+
 
 
 def test_text_is_the_current_editions_words_and_keeps_both(monkeypatch):

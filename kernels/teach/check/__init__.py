@@ -55,18 +55,18 @@ def _verdict(src, name: str) -> Text:
     if gpu_available():
         arch = target_arch()
     if arch < max(ex.run_arch, 75):
-        where = ("an H100 (sm_90)", "H100(sm_90)") if ex.run_arch else (
+        where = Text("an H100 (sm_90)", "H100(sm_90)") if ex.run_arch else Text(
             "a GPU (an A100 or newer copies asynchronously)", "GPU(A100 이상에서는 복사가 비동기입니다)")
-        here = (f"this GPU (sm_{arch}) cannot run it", f"이 GPU(sm_{arch})에서는 실행할 수 없습니다") \
-            if arch else ("there is no GPU here", "여기에는 GPU가 없습니다")
+        here = Text(f"this GPU (sm_{arch}) cannot run it", f"이 GPU(sm_{arch})에서는 실행할 수 없습니다") \
+            if arch else Text("there is no GPU here", "여기에는 GPU가 없습니다")
         return _not_run(here, where)
     with tempfile.TemporaryDirectory(prefix=f"{ex.key}-check-") as tmp:
         said = run.run(src, ex, gpu_target("async_halo"), arch, Path(tmp))
     if said["no_build"]:   # it builds for the exercise's GPU, not for this older one
-        return _not_run((f"this GPU (sm_{arch}) cannot build it: it uses instructions that "
+        return _not_run(Text(f"this GPU (sm_{arch}) cannot build it: it uses instructions that "
                          f"need sm_{ex.arch}", f"이 GPU(sm_{arch})용으로는 빌드되지 않습니다. "
                          f"sm_{ex.arch}이 필요한 명령어를 씁니다"),
-                        ("an A100 (sm_80) or an H100 (sm_90)", "A100(sm_80)이나 H100(sm_90)"))
+                        Text("an A100 (sm_80) or an H100 (sm_90)", "A100(sm_80)이나 H100(sm_90)"))
     tried = (f"{said['configurations']} configurations, {said['launches']['stress']} launches "
              "of the stress build")
     tried_ko = (f"구성 {said['configurations']}가지, 스트레스 빌드 "
@@ -89,16 +89,16 @@ def _verdict(src, name: str) -> Text:
                 f"통과: GPU(sm_{arch})에서 {tried_ko} 모두 출력이 맞았습니다.")
 
 
-def _not_run(here: tuple[str, str], where: tuple[str, str]) -> Text:
+def _not_run(here: Text, where: Text) -> Text:
     return Text(f"COMPILES, NOT RUN: the static checks (copies, commits, waits, a barrier after "
                 f"each wait, fences) find nothing missing; whether the indices, the halo's zeros "
                 f"and the barrier counts and phases are right, and whether a race is left, only a "
-                f"run can tell, and {here[0]}. Open this notebook in Colab on {where[0]} to "
+                f"run can tell, and {here.en}. Open this notebook in Colab on {where.en} to "
                 "finish the check.",
                 f"컴파일됨, 실행 안 함: 정적 검사(복사, 커밋, 대기, 대기 뒤의 배리어, 펜스)에서는 빠진 "
                 f"것을 찾지 못했습니다. 인덱스와 헤일로의 0, 배리어의 개수와 페이즈가 맞는지, 경쟁 "
-                f"상태가 남았는지는 실행해야만 알 수 있는데, {here[1]}. 이 노트북을 Colab의 "
-                f"{where[1]}에서 열어 검사를 마치세요.")
+                f"상태가 남았는지는 실행해야만 알 수 있는데, {here.ko}. 이 노트북을 Colab의 "
+                f"{where.ko}에서 열어 검사를 마치세요.")
 
 
 def report(src, name: str = "async_halo") -> Text:
