@@ -27,6 +27,15 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
+def warm_builds():
+    """Every listing compiled for every target (support.build), in parallel: NVRTC takes about a
+    second a kernel, and a module that compiles many asks for this first."""
+    from kernels.compile import warm_cache
+    from support import TARGETS, build
+    warm_cache([(v, build(v, t)) for v in kernels.VARIANTS for t in TARGETS])
+
+
+@pytest.fixture(scope="session")
 def site():
     """Both built editions, served locally."""
     from support import HTML, Site, need

@@ -11,11 +11,30 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kernels import variants as V
+from kernels.compile import Build, variant_file
+
 ROOT = Path(__file__).resolve().parents[1]
 # Another build can be checked in place of _build/html: BOOK_HTML=/path/to/html (its Korean
 # edition in ko/ below it).
 HTML = Path(os.environ.get("BOOK_HTML") or ROOT / "_build" / "html")
 IN_CI = os.environ.get("CI") == "true"
+
+
+# Every test compiles a listing with one Build for its target: the puzzle's sizes and, for the
+# staged variants, two stages (other sizes where a test is about them), so that a listing is
+# compiled once for all the tests, and the warm_builds fixture (conftest.py) compiles them all at
+# once in parallel.
+TARGETS = [f"{kind}_{arch}" for kind in ("compute", "sm") for arch in (75, 80, 90)]
+
+
+def build(variant: str, target: str, tile=256, k=5, threads=256, stages=None, **kw) -> Build:
+    return Build(tile, k, threads, target, stages or (2 if V.get(variant).staged else None), **kw)
+
+
+def compiled(variant: str, target: str, **kw) -> Path:
+    """The listing's PTX (``compute_XX``) or CUBIN (``sm_XX``), through the disk cache."""
+    return variant_file(variant, build(variant, target, **kw))
 
 
 def toc_files(edition: str = "en") -> list[str]:

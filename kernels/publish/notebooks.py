@@ -10,15 +10,11 @@ unless given ``--allow-cpu``, and then marks the notebook a draft
 (``metadata.async_copy_book.draft``): a draft must stay out of ``_toc.yml`` until a GPU run
 replaces its outputs and clears the mark (tests/book/test_book.py holds both rules).
 
-``setup`` writes each notebook's first code cell from ``_config.yml`` (``repository: url:`` and
-``branch:``). On Colab the cell runs ``git clone --depth 1 --branch BRANCH URL /content/NAME``
-(once), changes into its ``notebooks/`` and puts the clone on the import path; elsewhere it only
-puts the repository root on the import path: ``..``, or ``../..`` from a translated edition's
-notebooks (``ko/notebooks/``, kernels/publish/translate.py), whichever holds ``kernels/``. If the clone
-fails, the cell prints what failed, git's error and what to set, then stops the notebook
-(``SystemExit``, which Jupyter and Colab show without a traceback) rather than raising
-``CalledProcessError``. To exercise the clone outside Colab (tests/book/test_setup_cell.py), set
-``ASYNC_BOOK_FORCE_CLONE=1`` and ``ASYNC_BOOK_CLONE_DIR`` to the target directory.
+``setup`` writes each notebook's first code cell (:func:`setup_cell_source`) from
+``_config.yml`` (``repository: url:`` and ``branch:``): on Colab it clones the repository (or
+stops the notebook, saying what failed and what to set); everywhere it puts the repository root
+on the import path. ``ASYNC_BOOK_FORCE_CLONE=1`` and ``ASYNC_BOOK_CLONE_DIR`` exercise the clone
+outside Colab (tests/book/test_setup_cell.py).
 """
 
 from __future__ import annotations
@@ -26,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import tempfile
 import time
@@ -36,22 +31,16 @@ from unittest import mock
 from .. import device
 from ..compile import COMPILE_LOG_ENV
 from ..edition import figure_alt
-from ..files import write_notebook
-from ..files import BOOK_ROOT, NOTEBOOK_DIR
+from ..files import BOOK_ROOT, NOTEBOOK_DIR, write_notebook
 from ..teach.page import PREVIEW_ENV
 
-ROOT = BOOK_ROOT
 SETUP_MARKER = "# Setup (Colab)"
 
 
 def _repository(key: str) -> str:
-    """A value of _config.yml's repository: block (a plain regex: no YAML needed here)."""
-    text = (ROOT / "_config.yml").read_text()
-    match = re.search(rf"^repository:[ \t]*\n(?:[ \t]*(?:#.*)?\n|[ \t]+.*\n)*?[ \t]+{key}:[ \t]*(\S+)",
-                      text, re.M)
-    if not match:
-        raise RuntimeError(f"_config.yml has no repository: {key}:")
-    return match.group(1).strip("\"'")
+    """A value of _config.yml's repository: block."""
+    import yaml
+    return yaml.safe_load((BOOK_ROOT / "_config.yml").read_text())["repository"][key]
 
 
 def repository_url() -> str:
@@ -119,27 +108,20 @@ def write_setup_cells() -> None:
         write_notebook(nb, path)
 
 
-def _builds(log: Path) -> list[dict]:
-    """The listings' compilations in a compile log, as warm_up's records: the build without its
-    target, and ``arch`` (the PTX generation asked for; None for the GPU's own)."""
+def _compiles(log: Path) -> tuple[int, float, list[dict]]:
+    """A compile log's count, seconds, and listings' compilations as warm_up's records: the build
+    without its target, and ``arch`` (the PTX generation asked for; None for the GPU's own)."""
+    entries = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
     builds = []
-    if log.exists():
-        for line in log.read_text().splitlines():
-            entry = json.loads(line)
-            if not entry["listing"]:
-                continue
+    for entry in entries:
+        if entry["listing"]:
             b = dict(entry["build"])
             target = b.pop("target")
             b["variant"] = entry["kernel"].removeprefix("conv1d_")
             b["arch"] = int(target.removeprefix("compute_")) if target.startswith("compute_") else None
             if b not in builds:
                 builds.append(b)
-    return builds
-
-
-def _compile_time(log: Path) -> tuple[int, float]:
-    entries = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
-    return len(entries), round(sum(e["seconds"] for e in entries), 1)
+    return len(entries), round(sum(e["seconds"] for e in entries), 1), builds
 
 
 def execute(paths: list[Path], allow_cpu: bool = False, timeout: int = 900) -> None:
@@ -179,8 +161,7 @@ def _execute_one(path: Path, info: dict, timeout: int) -> None:
                         raise
                     print(f"{path.name}: the kernel failed ({type(exc).__name__}); retrying once")
         seconds = round(time.perf_counter() - started, 1)
-        compiles, compile_seconds = _compile_time(log)
-        builds = _builds(log)
+        compiles, compile_seconds, builds = _compiles(log)
     _drop_widget_views(nb)
     figure_alt(nb)   # MyST-NB reads a figure's alt text from its cell's metadata only
     nb.metadata["async_copy_book"] = {
@@ -200,9 +181,8 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def _drop_widget_views(nb) -> None:
-    """Keep what a static page can show: live widgets' views (and the saved widget state, which
-    would make every page load the widget manager from a CDN) go; widget cells keep the
-    picture of their default state (kernels.teach.widgets)."""
+    """Drop live widgets' views and the saved widget state (which would make every page load the
+    widget manager from a CDN); widget cells keep the picture of their default state."""
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         if cell.cell_type == "code":

@@ -4,37 +4,24 @@
     python -m kernels.publish.translate check    # fail, naming the cell or page, unless all is current
     python -m kernels.publish.translate stamp book/intro.md ...   # after updating ko/book/intro.md
 
-``sync`` writes, for every English notebook ``notebooks/NAME.ipynb``, ``ko/notebooks/NAME.ipynb``:
-its code cells are the English ones exactly (source, outputs, metadata, tags, ids: the stored
-outputs are the English GPU run's), except that an output made in both languages (a sentence a
-cell computes, see :mod:`kernels.edition`) shows its Korean words, which the English run stored
-beside its English ones in the output's metadata; the notebook's metadata is the English one's (kernelspec,
-``async_copy_book`` provenance, a draft mark), and each markdown cell's text comes from
-``ko/translations/NAME.json``. That file maps a hash of each English markdown cell's source
-(:func:`cell_hash`) to ``{"id", "en", "ko"}``: the cell's id, the English it translates and the
-Korean, both as lists of lines. A cell whose English changed has no entry for its new hash:
-``sync`` adds one with ``"ko": null`` (keeping the old translation under ``"previous"`` when the
-cell's id had one), writes the English text into the Korean notebook meanwhile, and names the
-cell; a translator fills in ``"ko"`` and runs ``sync`` again. ``sync`` also writes
-``ko/_toc.yml``: the English table of contents, which lists the glossary (``book/glossary``)
-like any page; where it does not, the glossary is appended last, once.
+``sync`` writes ``ko/notebooks/NAME.ipynb`` for every ``notebooks/NAME.ipynb``: the English
+notebook's code cells, outputs and metadata exactly, except that an output made in both
+languages (:mod:`kernels.edition`) shows its Korean words, and each markdown cell from
+``ko/translations/NAME.json``. That table maps a hash of each English markdown cell's source
+(:func:`cell_hash`) to ``{"id", "en", "ko"}`` (the English and the Korean as lists of lines). A
+cell whose English changed gets a new entry with ``"ko": null`` (its id's old translation kept
+under ``"previous"``) and stays in English, named, until a translator fills in ``"ko"`` and runs
+``sync`` again. ``sync`` never deletes a translation: one that no English cell uses any more
+moves to ``"orphans"`` (``sync`` names it and exits non-zero), comes back with its cell, and is
+deleted by hand once truly gone. ``sync`` also writes ``ko/_toc.yml``: the English one, with the
+glossary (``book/glossary``) appended if it lacks it.
 
-``sync`` never deletes a translation: one that no English cell uses any more (its cell was
-removed, or emptied) moves to the table's ``"orphans"`` (hash -> ``{"id", "en", "ko"}``), and
-``sync`` names them and exits non-zero; when the English cell comes back, its translation comes
-back with it. A translator deletes an orphan by hand once it is truly gone. ``check`` lists
-orphans as a problem. Every file is written atomically (:func:`kernels.files.atomic_write`).
-
-The Markdown pages are translated by hand, ``book/NAME.md`` into ``ko/book/NAME.md``, the
-glossary too: ``ko/book/glossary.md`` translates ``book/glossary.md`` and adds the Korean edition's
-term table (which Korean word stands for which English term); the
-English text each translation was made from is kept in ``ko/translations/pages/NAME.md``, so
-that ``diff ko/translations/pages/NAME.md book/NAME.md`` shows what to bring over. After
-updating a translation, ``stamp`` records the English it now follows.
-
-``check`` lists every problem (an untranslated or stale markdown cell, a Korean notebook that
-differs from what ``sync`` would write, a missing or stale page, a stale ``ko/_toc.yml``) and
-exits non-zero if there is one; tests/book/test_korean.py runs it.
+The pages ``book/NAME.md`` are translated by hand into ``ko/book/NAME.md`` (the glossary adds the
+Korean term table); ``ko/translations/pages/NAME.md`` keeps the English each translation follows
+(``diff`` it against ``book/NAME.md`` to see what to bring over), and ``stamp`` records it after
+an update. ``check`` lists every problem (an untranslated or stale markdown cell, a Korean
+notebook unlike what ``sync`` writes, a missing or stale page, a stale ``ko/_toc.yml``, orphans)
+and exits non-zero if there is one; tests/book/test_korean.py runs it.
 """
 
 from __future__ import annotations
@@ -48,13 +35,14 @@ from pathlib import Path
 
 from ..edition import KEY as EDITIONS_KEY, figure_alt
 from ..files import atomic_write, read_json, write_notebook
-from ..validate import path as valid_path, record, text
+from ..validate import path as valid_path, record
 from .notebooks import setup_cell_source
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGE = "ko"
 GLOSSARY = "book/glossary"          # the last page of both editions (the Korean one adds a term table)
 METADATA_KEY = "translation"        # notebook metadata that says where a Korean notebook comes from
+SYNC = "`python -m kernels.publish.translate sync`"
 
 
 class Edition:
@@ -62,7 +50,6 @@ class Edition:
 
     def __init__(self, root: Path = ROOT, language: str = LANGUAGE):
         self.root = valid_path("root", root)
-        self.language = text("language", language)
         if not language or "/" in language or language in (".", ".."):
             raise ValueError(f"language must be a language code such as 'ko', got {language!r}")
         if not self.root.is_dir():
@@ -78,9 +65,6 @@ class Edition:
     def english_notebooks(self) -> list[Path]:
         return sorted(self.en_notebooks.glob("[0-9][0-9]_*.ipynb"))
 
-    def english_pages(self) -> list[Path]:
-        return sorted(self.en_pages.glob("*.md"))
-
     def table_path(self, notebook: Path) -> Path:
         return self.translations / f"{notebook.stem}.json"
 
@@ -91,10 +75,6 @@ class Edition:
 def cell_hash(source: str) -> str:
     """The key of an English markdown cell in a translation table: its source's SHA-256, 16 hex."""
     return hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
-
-
-def _lines(text: str) -> list[str]:
-    return text.split("\n")
 
 
 def _text(lines) -> str:
@@ -123,14 +103,9 @@ def _table(name: str, table) -> dict:
 def load_table(path: Path) -> dict:
     """A translation table (``ko/translations/NAME.json``), or an empty one where there is none;
     a corrupted file is named in the error."""
-    path = Path(path)
     if not path.exists():
         return {"source": None, "cells": {}}
     return _table(str(path), read_json(path))
-
-
-def dump_table(table: dict) -> str:
-    return json.dumps(table, ensure_ascii=False, indent=1) + "\n"
 
 
 def translate(en_nb, table: dict, source: str):
@@ -195,7 +170,7 @@ def updated_table(en_nb, table: dict, source: str) -> dict:
         if entry.get("ko") is None and key in korean:      # an orphan (or a previous) comes back
             entry = {"ko": korean[key]["ko"]}
         entry["id"] = cell.get("id")
-        entry["en"] = _lines(cell.source)
+        entry["en"] = cell.source.split("\n")
         entry.setdefault("ko", None)
         if entry["ko"] is None:
             prev = by_id.get(cell.get("id"))
@@ -221,10 +196,9 @@ def updated_table(en_nb, table: dict, source: str) -> dict:
     return {"source": source, "cells": cells, **({"orphans": orphans} if orphans else {})}
 
 
-def orphans(ed: "Edition | None" = None) -> list[str]:
+def orphans(ed: Edition) -> list[str]:
     """The translations kept under ``"orphans"``, one line per table: translations that no
     English cell uses any more (their cells were removed or emptied)."""
-    ed = ed or Edition()
     lines = []
     for table_path in sorted(ed.translations.glob("*.json")):
         kept = load_table(table_path).get("orphans", {})
@@ -234,15 +208,6 @@ def orphans(ed: "Edition | None" = None) -> list[str]:
                          f"any more, kept under \"orphans\" (cell ids {ids}): restore the English "
                          "cells (sync brings them back) or delete the orphans by hand")
     return lines
-
-
-def _expected(ed: Edition, en_path: Path):
-    import nbformat
-    en_nb = nbformat.read(en_path, as_version=4)
-    source = ed.rel(en_path)
-    table = load_table(ed.table_path(en_path))
-    ko, untranslated = translate(en_nb, table, source)
-    return en_nb, table, ko, untranslated
 
 
 def _toc(ed: Edition) -> str:
@@ -256,27 +221,23 @@ def _toc(ed: Edition) -> str:
             + yaml.safe_dump(toc, sort_keys=False, allow_unicode=True))
 
 
-def _setup_cell_current(nb) -> bool:
-    first = next((c for c in nb.cells if c.cell_type == "code"), None)
-    return first is None or first.source == setup_cell_source()
-
-
 def sync(ed: Edition | None = None) -> list[str]:
     """Write the Korean notebooks, their translation tables and ko/_toc.yml; return what is
     still untranslated (one line per cell)."""
     import nbformat
-    ed = _edition(ed)
+    ed = ed or Edition()
     ed.notebooks.mkdir(parents=True, exist_ok=True)
     ed.translations.mkdir(parents=True, exist_ok=True)
     notes = []
     for en_path in ed.english_notebooks():
-        en_nb, table, _, _ = _expected(ed, en_path)
-        if ed.root == ROOT and not _setup_cell_current(en_nb):
+        en_nb, table = nbformat.read(en_path, as_version=4), load_table(ed.table_path(en_path))
+        first = next((c for c in en_nb.cells if c.cell_type == "code"), None)
+        if ed.root == ROOT and first is not None and first.source != setup_cell_source():
             print(f"warning: {ed.rel(en_path)}'s setup cell is not kernels.publish.notebooks' "
                   "(run `python -m kernels.publish.notebooks setup` first)", file=sys.stderr)
         before = set(table.get("orphans", {}))
         table = updated_table(en_nb, table, ed.rel(en_path))
-        atomic_write(ed.table_path(en_path), dump_table(table))
+        atomic_write(ed.table_path(en_path), json.dumps(table, ensure_ascii=False, indent=1) + "\n")
         ko, untranslated = translate(en_nb, table, ed.rel(en_path))
         write_notebook(ko, ed.notebooks / en_path.name)
         notes += [f"{_where(en_path, i, c)}: {why}, left in English" for i, c, why in untranslated]
@@ -293,42 +254,37 @@ def sync(ed: Edition | None = None) -> list[str]:
     return notes
 
 
-def _edition(ed) -> Edition:
-    return Edition() if ed is None else ed
-
-
 def check(ed: Edition | None = None) -> list[str]:
     """Every reason the Korean edition is not current, one line each (empty: all is well)."""
     import nbformat
-    ed = _edition(ed)
+    ed = ed or Edition()
     problems = []
     english = ed.english_notebooks()
     for en_path in english:
         table_path = ed.table_path(en_path)
-        _, table, ko, untranslated = _expected(ed, en_path)
+        ko, untranslated = translate(nbformat.read(en_path, as_version=4), load_table(table_path),
+                                     ed.rel(en_path))
+        fill = f"run {SYNC}, then translate the entry whose \"ko\" is null"
         for index, cell, why in untranslated:
-            problems.append(
-                f"{_where(en_path, index, cell)}: " + (
-                    f"stale translation: the English changed since it was translated "
-                    f"({ed.rel(table_path)}; run `python -m kernels.publish.translate sync`, then "
-                    "translate the entry whose \"ko\" is null)" if why == "stale" else
-                    f"no translation in {ed.rel(table_path)} (run `python -m kernels.publish.translate "
-                    "sync`, then translate the entry whose \"ko\" is null)"))
+            problems.append(f"{_where(en_path, index, cell)}: " + (
+                f"stale translation: the English changed since it was translated "
+                f"({ed.rel(table_path)}; {fill})" if why == "stale" else
+                f"no translation in {ed.rel(table_path)} ({fill})"))
         ko_path = ed.notebooks / en_path.name
         if not ko_path.exists():
-            problems.append(f"{ed.rel(ko_path)} is missing (run `python -m kernels.publish.translate sync`)")
+            problems.append(f"{ed.rel(ko_path)} is missing (run {SYNC})")
             continue
         have = json.loads(ko_path.read_text(encoding="utf-8"))
         want = json.loads(nbformat.writes(ko))
         if have != want:
-            problems.append(f"{ed.rel(ko_path)} differs from what `python -m kernels.publish.translate sync` "
-                            f"writes ({_first_difference(have, want)}): never edit it by hand")
+            problems.append(f"{ed.rel(ko_path)} differs from what {SYNC} writes "
+                            f"({_first_difference(have, want)}): never edit it by hand")
     for extra in sorted(set(ed.notebooks.glob("*.ipynb")) - {ed.notebooks / p.name for p in english}):
-        problems.append(f"{ed.rel(extra)} has no English notebook (run `python -m kernels.publish.translate sync`)")
+        problems.append(f"{ed.rel(extra)} has no English notebook (run {SYNC})")
     toc = ed.dir / "_toc.yml"
     if not toc.exists() or toc.read_text(encoding="utf-8") != _toc(ed):
         problems.append(f"{ed.rel(toc)} is not the English table of contents (with the glossary) "
-                        "(run `python -m kernels.publish.translate sync`)")
+                        f"(run {SYNC})")
     problems += page_problems(ed)
     problems += orphans(ed)
     return problems
@@ -348,11 +304,10 @@ def _first_difference(have: dict, want: dict) -> str:
     return "its format"
 
 
-def page_problems(ed: Edition | None = None) -> list[str]:
+def page_problems(ed: Edition) -> list[str]:
     """Every English page needs a Korean one translated from its current text."""
-    ed = _edition(ed)
     problems = []
-    for page in ed.english_pages():
+    for page in sorted(ed.en_pages.glob("*.md")):
         ko, kept = ed.pages / page.name, ed.page_sources / page.name
         if not ko.exists():
             problems.append(f"{ed.rel(ko)} is missing: translate {ed.rel(page)}, then "
@@ -366,21 +321,18 @@ def page_problems(ed: Edition | None = None) -> list[str]:
 
 def stamp(pages: list[Path], ed: Edition | None = None) -> None:
     """Record that the Korean pages now translate these English pages' current text."""
-    ed = _edition(ed)
-    pages = [Path(p) for p in pages]
+    ed = ed or Edition()
     ed.page_sources.mkdir(parents=True, exist_ok=True)
     for page in pages:
-        page = (ed.root / page).resolve() if not page.is_absolute() else page
-        if page.parent != ed.en_pages.resolve() or page.suffix != ".md" or not page.exists():
-            raise SystemExit(f"{page}: not an English page of {ed.rel(ed.en_pages)}/")
-        if not (ed.pages / page.name).exists():
-            raise SystemExit(f"{ed.rel(ed.pages / page.name)} does not exist: translate it first")
-        atomic_write(ed.page_sources / page.name, page.read_text(encoding="utf-8"))
+        name = Path(page).name
+        if not (ed.pages / name).exists():
+            raise SystemExit(f"{ed.rel(ed.pages / name)} does not exist: translate it first")
+        atomic_write(ed.page_sources / name, (ed.root / page).read_text(encoding="utf-8"))
 
 
 def main(argv=None, ed: Edition | None = None) -> None:
     """The command line; ``ed``: another edition than the book's (tests use a scratch copy)."""
-    ed = _edition(ed)
+    ed = ed or Edition()
     parser = argparse.ArgumentParser(prog="python -m kernels.publish.translate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -397,8 +349,8 @@ def main(argv=None, ed: Edition | None = None) -> None:
             sys.exit("translations no English cell uses are kept, not lost:\n" + "\n".join(kept))
     elif args.command == "stamp":
         for page in args.pages:
-            where = (ed.root / page) if not page.is_absolute() else page
-            if where.suffix != ".md" or not where.is_file():
+            where = (ed.root / page).resolve()
+            if where.parent != ed.en_pages.resolve() or where.suffix != ".md" or not where.is_file():
                 parser.error(f"stamp: {page} is not an English page (book/NAME.md)")
         stamp(args.pages, ed)
     else:

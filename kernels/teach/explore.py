@@ -1,12 +1,7 @@
 """Run one or two variants at one size and say what happened: the functions behind notebook 03's
-widget.
-
-On a GPU each run is checked against the float64 reference and timed (kernel-only, the median
-of :func:`kernels.measure.timing.time_us`) beside a device-to-device copy of the same bytes in the same
-run, and labelled when its time says little about bandwidth: *L2-resident* (``x`` and ``y`` fit
-in the L2 cache, so the bytes never leave the chip) or *launch-bound* (a kernel this short costs
-what any launch and one memory round trip cost, whatever it moves). Without a GPU the NumPy
-emulation runs the same block algorithm: correctness only, no timing.
+widget, and the sentences notebooks 03 and 04 show under their runs. On a GPU each run is
+checked and timed beside a device-to-device copy of the same bytes (:meth:`Run.regime` says
+when its time is not about bandwidth); without one the NumPy emulation checks it, untimed.
 """
 
 from __future__ import annotations
@@ -22,7 +17,7 @@ from ..geometry import launch_config
 from ..measure.bench import time_copy, time_launch
 from ..reference import error_bound, random_inputs, reference, wrong_outputs
 from ..tables import Table
-from ..validate import flag, integer, number, sequence, text
+from ..validate import flag, sequence
 
 N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)   # the emulation's: seconds at most
 N_CHOICES_GPU = N_CHOICES + (2**24, 2**26)   # x and y past any L2 cache: DRAM-bound
@@ -65,23 +60,19 @@ class Run:
         time = Text("no timing in the emulation", "에뮬레이션에서는 시간을 재지 않습니다")
         if self.median_us is not None:
             gbs = f"{8 * self.n / self.median_us / 1e3:.0f} GB/s"
-            if self.copy_us:
-                ratio = self.median_us / self.copy_us
-                time = Text(f"{self.median_us:.1f} µs kernel time ({gbs}, {ratio:.2f}x a copy of "
-                            "the same bytes)",
-                            f"커널 시간 {self.median_us:.1f} µs({gbs}, 같은 바이트 복사의 {ratio:.2f}배)")
-            else:
-                time = Text(f"{self.median_us:.1f} µs kernel time ({gbs})",
-                            f"커널 시간 {self.median_us:.1f} µs({gbs})")
-        options = "".join(f", {name}={value}" for name, value in
-                          (("threads", self.threads), ("stages", self.stages),
-                           ("arch", self.arch)) if value is not None)
-        head = f"{self.variant}, N={self.n}, tile={self.tile}, K={self.k}{options}"
-        options_ko = "".join(f", {said}" for said, value in
-                             ((f"스레드 {self.threads}개", self.threads),
-                              (f"스테이지 {self.stages}개", self.stages),
-                              (f"sm_{self.arch}용 빌드", self.arch)) if value is not None)
-        head_ko = f"{self.variant}, N = {self.n:,}, 타일 {self.tile}, K = {self.k}{options_ko}"
+            ratio = f"{self.median_us / self.copy_us:.2f}" if self.copy_us else ""
+            copy = ((f", {ratio}x a copy of the same bytes", f", 같은 바이트 복사의 {ratio}배")
+                    if ratio else ("", ""))
+            time = Text(f"{self.median_us:.1f} µs kernel time ({gbs}{copy[0]})",
+                        f"커널 시간 {self.median_us:.1f} µs({gbs}{copy[1]})")
+        given = [(f", {en}", f", {ko}") for en, ko, value in
+                 ((f"threads={self.threads}", f"스레드 {self.threads}개", self.threads),
+                  (f"stages={self.stages}", f"스테이지 {self.stages}개", self.stages),
+                  (f"arch={self.arch}", f"sm_{self.arch}용 빌드", self.arch)) if value is not None]
+        head = f"{self.variant}, N={self.n}, tile={self.tile}, K={self.k}" + "".join(
+            en for en, _ in given)
+        head_ko = f"{self.variant}, N = {self.n:,}, 타일 {self.tile}, K = {self.k}" + "".join(
+            ko for _, ko in given)
         backend = Text(self.backend, "에뮬레이션" if self.backend == "emulation" else self.backend)
         bound = f"{self.max_error_over_bound:.2g}"
         return Text(f"{head} [{backend.en}]: {verdict.en}\n"
@@ -113,7 +104,6 @@ class Run:
 def wrong_sentence(variant: str, y, x, w, tile: int | None = None) -> Text:
     """How many of ``variant``'s outputs ``y`` are wrong (:func:`kernels.wrong_outputs`) and, with
     ``tile``, at which positions of a tile: the line notebook 03 shows under each run."""
-    V.get(variant)
     wrong = wrong_outputs(y, x, w)
     n = np.asarray(x).size
     en = f"{variant}: {wrong.size} of {n} outputs wrong"
@@ -121,27 +111,21 @@ def wrong_sentence(variant: str, y, x, w, tile: int | None = None) -> Text:
     if tile is not None:
         positions = sorted(set(int(t) for t in wrong % tile))
         en += f", at positions {positions} of every tile"
-        ko = (f"{variant}: 출력 {n:,}개 가운데 {wrong.size:,}개 틀림, 모든 타일에서 위치 "
-              f"{', '.join(str(t) for t in positions)}")
+        ko += f", 모든 타일에서 위치 {', '.join(str(t) for t in positions)}"
     return Text(en, ko)
 
 
 def runnable_lines(window, left_out) -> Text:
     """The variants this GPU runs, then a line for each it does not (and why): what notebook 04
     shows before its correctness run."""
-    names = ", ".join(sequence("window", window, "variant names"))
-    if not isinstance(left_out, (list, tuple)):
-        raise TypeError(f"left_out must be a list or tuple of lines, got {type(left_out).__name__}")
-    rest = [text(f"left_out[{i}]", x) for i, x in enumerate(left_out)]
-    return Text("\n".join(["run here:", names, *(of(x, "en") for x in rest)]),
-                "\n".join(["여기서 실행하는 변형:", names, *(of(x, "ko") for x in rest)]))
+    names = ", ".join(window)
+    return Text("\n".join(["run here:", names, *(of(x, "en") for x in left_out)]),
+                "\n".join(["여기서 실행하는 변형:", names, *(of(x, "ko") for x in left_out)]))
 
 
 def wrong_summary(wrong: dict, n: int) -> Text:
     """The most wrong outputs of any variant run (``wrong``: variant -> count) out of ``n``: the
     line notebook 04 shows under its correctness run."""
-    if not isinstance(wrong, dict) or not wrong:
-        raise TypeError(f"wrong must be a dict of variant -> count of wrong outputs, got {wrong!r}")
     most = max(int(v) for v in wrong.values())
     return Text(f"wrong outputs, each variant run: {most} of {n}",
                 f"틀린 출력(변형마다 실행): {n:,}개 가운데 {most:,}개")
@@ -188,10 +172,9 @@ def generation_choices(*variants: str | None) -> tuple[tuple[str, int | None], .
 def run(variant: str = "async_halo", n: int = 16384, tile: int = 256, k: int = 5, seed: int = 28,
         timed: bool = True, threads: int | None = None, stages: int | None = None,
         arch: int | None = None) -> Run:
-    """Run ``variant`` on ``random_inputs(n, k, seed)`` with ``tile`` (and ``threads``,
-    ``stages``, ``arch`` as :func:`kernels.conv1d` takes them), check it and, on a GPU when
-    ``timed``, time it beside a copy of the same bytes. Every argument is checked before
-    anything runs."""
+    """Run ``variant`` on ``random_inputs(n, k, seed)`` (the other arguments as
+    :func:`kernels.conv1d` takes them), check it and, on a GPU when ``timed``, time it beside a
+    copy of the same bytes."""
     cfg = launch_config(n, k, tile, threads, variant, stages)   # laid out once, here
     timed = flag("timed", timed)
     x, w = random_inputs(n, k, seed)             # and the seed
@@ -225,9 +208,8 @@ def compare(variants, n: int = 16384, tile: int = 256, k: int = 5, threads: int 
 
 @dataclass
 class OlderBuild:
-    """One variant built natively and for an older generation (``arch``), both timed on this GPU
-    beside a copy of the same bytes: notebook 03's "T4 code path" cell. ``runs`` is empty
-    without a GPU."""
+    """One variant built natively and for an older generation (``arch``), both timed on this GPU:
+    notebook 03's "T4 code path" cell. ``runs`` is empty without a GPU."""
     variant: str
     arch: int
     runs: list            # [native Run, older-build Run], or [] in the emulation
@@ -251,26 +233,20 @@ class OlderBuild:
 
     def sentence(self) -> Text:
         """What the two lines say on this machine (a sentence for the page)."""
-        if not self.runs:
-            return older_build_sentence(None, None, self.arch)
-        return older_build_sentence(self.runs[0].median_us, self.runs[1].median_us, self.arch,
-                                    self.compute_capability, self.device)
+        native, older = (r.median_us for r in self.runs) if self.runs else (None, None)
+        return older_build_sentence(native, older, self.arch, self.compute_capability, self.device)
 
 
 def older_build_sentence(native_us: float | None, older_us: float | None, arch: int,
                          cc: int | None = None, device: str | None = None) -> Text:
     """The sentence notebook 03 shows under its T4-code-path table: the older build's time against
-    the native one's, said so that it holds on any GPU (on a GPU of generation ``arch`` both
-    builds are the same code), or, without a GPU (``native_us`` None), that nothing was timed.
-    In both editions' languages (:class:`~kernels.edition.Text`)."""
-    arch = integer("arch", arch, 1, 200)
+    the native one's, true on any GPU (on one of generation ``arch`` both builds are the same
+    code), or, without a GPU (``native_us`` None), that nothing was timed."""
     if native_us is None or older_us is None:
         return Text(f"No GPU here: the compute_{arch} build compiles (the table above) but timing it "
                     "needs a GPU, and this chapter keeps no recording of it.",
                     f"여기에는 GPU가 없습니다. compute_{arch} 빌드는 컴파일되지만(위의 표), 시간을 "
                     "재려면 GPU가 필요하고 이 장에는 그 기록이 없습니다.")
-    native_us = number("native_us", native_us, 0.0, lo_open=True)
-    older_us = number("older_us", older_us, 0.0, lo_open=True)
     ratio = older_us / native_us
     gpu = (device or "GPU") + (f" (sm_{cc})" if cc else "")
     where = Text(f"On this {gpu}", f"이 {gpu.replace(' (', '(')}에서는")
@@ -303,13 +279,10 @@ def older_build(variant: str = "async_halo", arch: int = 75, n: int = 2**24, til
                 k: int = 5) -> OlderBuild:
     """Run and time ``variant`` built natively and as ``compute_{arch}`` (on a GPU; both must be
     correct), or, without a GPU, an :class:`OlderBuild` with no runs."""
-    arch = integer("arch", arch, 1, 200)
     if not gpu_available():
-        V.get(variant)
         return OlderBuild(variant, arch, [])
     runs = [run(variant, n=n, tile=tile, k=k, arch=a) for a in (None, arch)]
     for r in runs:
         if r.wrong:
             raise AssertionError(f"{variant} built for {r.arch or 'this GPU'}: {r.wrong} outputs wrong")
-    info = device.device_info()
-    return OlderBuild(variant, arch, runs, info.get("device"), compute_capability())
+    return OlderBuild(variant, arch, runs, device.device_info().get("device"), compute_capability())

@@ -9,10 +9,9 @@ import numpy as np
 
 from .. import layout
 from ..edition import Text, listed as both_listed
-from ..geometry import launch_config, valid_tile
+from ..geometry import launch_config
 from ..reference import error_bound, reference, wrong_outputs
 from ..tables import Table
-from ..validate import integer, same_length, vector
 
 MAX_CELLS = 100_000   # one object per cell: a picture's worth, never a whole vector's
 
@@ -58,13 +57,10 @@ def halo_table(n: int, tile: int, k: int) -> Table:
 
 
 def halo_counts(n: int, tile: int, k: int) -> dict[str, str]:
-    """What notebook 01 says about the halo cells of ``n`` inputs in tiles of ``tile`` with ``k``
-    taps, as text for :func:`kernels.teach.page.glue`: the halo cells of one block
-    (``halo_per_block``), of all blocks (``halo_total``), how many of those are zeros past the
-    vector's ends (``halo_zero``), and the share of a block's buffer they take (``halo_share``)."""
+    """What notebook 01 says about the halo cells, as text for :func:`kernels.teach.page.glue`:
+    those of one block, of all blocks, the zeros past the vector's ends among them, and the share
+    of a block's buffer they take."""
     cells = halo_cells(n, tile, k)
-    cfg = launch_config(n, k, tile)
-    k, tile = cfg.k, cfg.tile
     return {"halo_per_block": str(k - 1),
             "halo_total": str(len(cells)),
             "halo_zero": str(sum(c.source == "zero" for c in cells)),
@@ -80,32 +76,14 @@ def _power_of_ten(value: float) -> str:
     return f"{mantissa} × 10{str(int(exponent)).translate(sup)}"
 
 
-def _host(name: str, y, n: int) -> np.ndarray:
-    vector(name, y)
-    same_length(name, y, n)
-    return np.asarray(y if isinstance(y, np.ndarray) else y.get(), np.float64)
-
-
 def puzzle_errors(y_puzzle, y_correct, x, w, tile: int, tested: int = 10) -> dict[str, str]:
-    """What notebook 01 says about the puzzle's outputs against the correct kernel's, as text for
-    :func:`kernels.teach.page.glue`. ``y_puzzle`` and ``y_correct`` are the two kernels' outputs
-    for ``x`` and ``w`` in tiles of ``tile``; the puzzle's test looks at outputs ``0 .. tested-1``.
-
-    ``p28_wrong``: outputs farther from the float64 reference than float32 rounding allows;
-    ``p28_positions``: where inside a tile they are; ``p28_tiles``: how many tiles have one;
-    ``p28_in_test``: how many of them the puzzle's test looks at; ``p28_error_min``,
-    ``p28_error_median``, ``p28_error_max``: how far the wrong ones are from the reference;
-    ``bound_max``: the largest rounding allowance of any output; ``correct_wrong``: the correct
-    kernel's wrong outputs; ``correct_share``: its largest error as a share of its output's
-    allowance."""
-    tile = valid_tile(tile)
-    tested = integer("tested", tested, lo=1)
+    """What notebook 01 says about the puzzle's outputs against the correct kernel's (in tiles of
+    ``tile``; the puzzle's test looks at outputs ``0 .. tested-1``), as text for
+    :func:`kernels.teach.page.glue`."""
     ref, bound = reference(x, w), error_bound(x, w)
-    puzzle = _host("y_puzzle", y_puzzle, ref.size)
-    correct = _host("y_correct", y_correct, ref.size)
+    puzzle, correct = (np.asarray(y if isinstance(y, np.ndarray) else y.get(), np.float64)
+                       for y in (y_puzzle, y_correct))
     wrong = wrong_outputs(y_puzzle, x, w)
-    if wrong.size == 0:
-        raise ValueError("y_puzzle has no wrong outputs: these are not the puzzle's outputs")
     errors = np.abs(puzzle - ref)[wrong]
     positions = [str(t) for t in sorted(set((wrong % tile).tolist()))]   # "0, 1, 254 and 255"
     return {"p28_wrong": str(wrong.size),

@@ -32,9 +32,8 @@ def diff_text(old: str, new: str, context: int = 3) -> str:
 
 def diff(old: str, new: str, context: int = 3):
     """What changed from ``old`` to ``new``: removed lines marked -, added lines marked +."""
-    text = diff_text(old, new, context)
     from IPython.display import Code
-    return Code(text, language="diff")
+    return Code(diff_text(old, new, context), language="diff")
 
 
 def copy_instructions(variant: str, arch: int, tile: int = 256, k: int = 5, threads: int = 256) -> dict:
@@ -44,9 +43,8 @@ def copy_instructions(variant: str, arch: int, tile: int = 256, k: int = 5, thre
     cfg = launch_config(1, k, tile, threads, variant, stages)
     if arch < V.get(variant).min_arch:
         raise ValueError(f"{variant} needs sm_{V.get(variant).min_arch} or newer, got arch={arch}")
-    tile, k, threads = cfg.tile, cfg.k, cfg.threads
     ptx = compile_source(source(variant), kernel_name(variant),
-                         Build(tile, k, threads, f"compute_{arch}", stages)).decode()
+                         Build(cfg.tile, cfg.k, cfg.threads, f"compute_{arch}", stages)).decode()
     ops = re.findall(r"^\s*((?:cp\.async|mbarrier|bar\.sync|ld\.global|ld\.shared|st\.shared)[\w.:]*)",
                      ptx, re.M)
     return dict(sorted(Counter(op.split(".L2")[0] for op in ops).items()))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 
 from ..edition import Text, bundle, of, show as say
-from ..validate import text
 
 PREFIX = "application/papermill.record/"   # where myst-nb looks for a glued value
 # Set where a notebook runs as the book shows it (kernels.publish.notebooks execute, nbval):
@@ -21,15 +20,12 @@ PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
 
 
 def glue(show: bool = True, **values: str) -> None:
-    """Store each ``name=value`` (text, already formatted) for the page's ``{glue:text}`name```
-    roles; with ``show`` print them once as ``name: value`` lines, so that a reader in Jupyter
-    sees them beside the sentences that use them (not on the book's page, whose sentences show
-    them: :data:`PREVIEW_ENV`). A value that is a
-    :class:`~kernels.edition.Text` is stored in both editions' languages (``translate sync``
-    gives the Korean page its Korean words)."""
+    """Store each ``name=value`` (text, already formatted; a :class:`~kernels.edition.Text` in
+    both editions' languages, which ``translate sync`` gives the Korean page) for the page's
+    ``{glue:text}`name``` roles; with ``show``, print them as ``name: value`` lines for a reader
+    in Jupyter (not on the book's page, whose sentences show them: :data:`PREVIEW_ENV`)."""
     from IPython.display import display
     for name, value in values.items():
-        value = text(name, value)
         # the text's repr, quotes and all: myst-nb reads it back with ast.literal_eval, which
         # gives the text exactly (a bare "3, 5, 9" would come back as the tuple (3, 5, 9))
         def record(lang, value=value):

@@ -3,18 +3,16 @@ computes with the public API) and returns a :class:`PageFigure` (a matplotlib Fi
 without pyplot, so that a notebook shows it exactly once, as the value of its cell, or through
 ``display``); nothing here measures or decides correctness.
 
-Every figure is :data:`PAGE_WIDTH_IN` wide (the book's text column, 688 CSS px at 100 px per inch)
-and is shown as a PNG of :data:`PAGE_DPI` pixels per inch at half its pixel width (sharp on
-high-density screens, 1:1 with the column on the page), with no text smaller than
-:data:`MIN_FONT_PT` (12.5 CSS px). The PNG carries a tEXt chunk ``min-text-px``: its smallest
-text in image pixels (the book's browser test, tests/book/test_reader_view.py, checks it as shown).
-The background is opaque white: in the dark theme the figures sit on a white card.
+Every figure is as wide as the book's text column (:data:`PAGE_WIDTH_IN`) and is shown as a PNG
+of :data:`PAGE_DPI` pixels per inch at half its pixel width, with no text smaller than
+:data:`MIN_FONT_PT`; the PNG's tEXt chunk ``min-text-px`` holds its smallest text in image pixels
+(tests/book/test_reader_view.py checks it as shown). The background is opaque white: in the dark
+theme the figures sit on a white card.
 
-A figure is drawn in each edition's language: its words come from :func:`_t` (or, for a
-:class:`~kernels.edition.Text` it is given, from that text), the Hangul from Book Hangul
-(``fonts/``, a subset of NanumGothic under the OFL), which matplotlib falls back to for the
-glyphs DejaVu Sans lacks. Shown in a notebook, a figure carries the other edition's PNG in its
-output's metadata, where ``translate sync`` finds it for the Korean page."""
+A figure is drawn in each edition's language, its Hangul from Book Hangul (``fonts/``, a subset
+of NanumGothic under the OFL), which matplotlib falls back to for the glyphs DejaVu Sans lacks.
+Shown in a notebook, it carries the other edition's PNG in its output's metadata, where
+``translate sync`` finds it for the Korean page."""
 
 from __future__ import annotations
 
@@ -74,10 +72,9 @@ def _text_px(t: mtext.Text, dpi: float) -> float:
 
 
 class PageFigure(Figure):
-    """A Figure for the book's page. In IPython it displays itself (``_ipython_display_``, which
-    comes before any formatter IPython has registered for Figures) as :meth:`png`, shown at
-    :data:`CSS_PX_PER_IN` per inch, with its ``text/plain`` repr; ``editions(language)`` draws
-    it again in another edition's language (set by the figure functions)."""
+    """A Figure for the book's page. In IPython it displays itself (``_ipython_display_`` comes
+    before any formatter registered for Figures) as :meth:`png` at :data:`CSS_PX_PER_IN` per
+    inch; ``editions(language)`` draws it again in another edition's language."""
 
     editions = None
     # what the figure shows, in words, for a reader who cannot see it (set by each function)
@@ -117,13 +114,10 @@ class PageFigure(Figure):
         display(shown(self), raw=True, metadata=metadata)
 
 
-def page_figure(height: float, **layout_kw) -> PageFigure:
+def page_figure(height: float) -> PageFigure:
     """A figure as wide as the page and ``height`` inches tall, with constrained layout (which
     keeps legends and labels placed outside the axes inside the figure)."""
-    fig = PageFigure(figsize=(PAGE_WIDTH_IN, height), layout="constrained", facecolor="white")
-    if layout_kw:
-        fig.get_layout_engine().set(**layout_kw)
-    return fig
+    return PageFigure(figsize=(PAGE_WIDTH_IN, height), layout="constrained", facecolor="white")
 
 
 def _on_page(draw):
@@ -142,19 +136,13 @@ def _on_page(draw):
 
 def _title(s: str, width: int = TITLE_CHARS) -> str:
     """``s`` in lines of ``width`` columns (a Hangul syllable takes two)."""
-    if not s:
-        return s
     return "\n".join(textwrap.wrap(s, width) if columns(s) == len(s) else wrap(s, width))
 
 
-def _log2_axis(ax, values) -> None:
-    """A base-2 log x axis with one tick per power of two in ``values``, labelled p (no
-    superscripts: they would be drawn at 0.7 of the text's size)."""
+def _log2_axis(ax, ticks, labels) -> None:
+    """A base-2 log x axis with only ``ticks``, labelled ``labels``."""
     ax.set_xscale("log", base=2)
-    powers = sorted({int(round(np.log2(v))) for v in values})
-    step = 1 if len(powers) <= 8 else 2
-    ticks = [2 ** p for p in powers[::step]]
-    ax.set_xticks(ticks, [str(p) for p in powers[::step]])
+    ax.set_xticks(ticks, labels)
     ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
 
 
@@ -208,8 +196,7 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
     ax.set_xlim(-left - 1, end + right + 1)
     ax.set_ylim(-0.3, top + 1.0)
     ax.set_xlabel(Text("global index i", "전역 인덱스 i"))
-    for side in ("left", "right", "top"):
-        ax.spines[side].set_visible(False)
+    ax.spines[["left", "right", "top"]].set_visible(False)
     fig.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="////",
                               label=Text("halo copied from a neighbour tile",
                                        "이웃 타일에서 복사한 헤일로")),
@@ -239,23 +226,18 @@ def plot_error_map(outputs: dict, x, w, tile: int):
     tile = valid_tile(tile)
     ref, bound = reference(x, w), error_bound(x, w)
     n = ref.size
+    errors, wrong = {}, {}
     for name, y in outputs.items():
         vector(f"outputs[{name!r}]", y)
         same_length(f"outputs[{name!r}]", y, n)
-    floor = np.finfo(np.float32).tiny
-    wrong = {}
-    errors = {}
-    for name, y in outputs.items():
         y = np.asarray(y if isinstance(y, np.ndarray) else y.get(), np.float64)
         errors[name] = np.abs(y - ref)
         wrong[name] = ~(errors[name] <= bound)
     any_wrong = any(m.any() for m in wrong.values())
     fig = page_figure(4.6 if any_wrong else 3.0)
-    if any_wrong:
-        ax, hist = fig.subplots(2, 1, height_ratios=[3, 2])
-    else:
-        ax, hist = fig.subplots(), None
+    ax, hist = fig.subplots(2, 1, height_ratios=[3, 2]) if any_wrong else (fig.subplots(), None)
     colours = mpl.rcParams["axes.prop_cycle"].by_key()["color"]
+    floor = np.finfo(np.float32).tiny
     # the first variant as rings, the others as dots inside them: equal errors stay visible
     styles = (dict(marker="o", ms=4.5, mfc="none", mew=0.7), dict(marker=".", ms=2.5),
               dict(marker="s", ms=2.0), dict(marker="x", ms=2.5))
@@ -398,9 +380,8 @@ def _series_style(name: str) -> dict:
 
 @_on_page
 def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
-    """Effective bandwidth (8 N bytes over the kernel time) against N, under the device copy of
-    the same bytes (in both panels): the asynchronous variants above, the
-    plain-load variants and the libraries' convolutions (peers) below, on the same axes."""
+    """Effective bandwidth against N beside the device copy of the same bytes: the asynchronous
+    variants above, the plain-load variants and the libraries' convolutions below."""
     k, label = integer("k (taps)", k), text("label", label)
     recorded = sorted({r["k"] for r in result["rows"]})
     if k not in recorded:
@@ -431,7 +412,10 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
         ax.grid(alpha=0.3)
         ax.legend(loc="upper left", bbox_to_anchor=(0, -0.03 if ax is axes[0] else -0.2), ncol=2,
                   frameon=False, borderaxespad=0, columnspacing=1.0, handlelength=1.8)
-    _log2_axis(axes[-1], [r["n"] for r in rows])
+    # one tick per power of two, labelled p (a superscript would be drawn at 0.7 of the size)
+    powers = sorted({int(round(np.log2(r["n"]))) for r in rows})
+    powers = powers[::1 if len(powers) <= 8 else 2]
+    _log2_axis(axes[-1], [2 ** p for p in powers], [str(p) for p in powers])
     axes[-1].set_xlabel(Text("log₂ N (N float32 elements; 8 N bytes moved)",
                            "log₂ N (float32 원소 N개, 8 N 바이트 이동)"))
     fig.suptitle("\n".join([Text(f"K = {k}: GB/s = 8 N bytes / kernel time.",
@@ -494,11 +478,9 @@ ZOOM = (0.96, 1.6)   # the roofline's lower panel: the few percent that chapter 
 
 @_on_page
 def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
-    """Each variant's time over the bound (the larger of the copy and the FMA time, 1.0: the
-    dashed line) against the number of taps K, on a log2 axis: one line per variant, error bars
-    from the interquartile range, from a roofline recording
-    (``python -m kernels.measure.roofline``). ``variants``: which to draw (default: every one
-    recorded at ``n``)."""
+    """Each variant's time over the bound (the larger of the copy and the FMA time: the dashed
+    line at 1) against K, with interquartile error bars, from a roofline recording; ``variants``:
+    which to draw (default: every one recorded at ``n``)."""
     label = text("label", label)
     by_variant = roofline_rows(rec, n)
     if variants is not None:
@@ -521,6 +503,7 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
                         **_series_style(name))
         ax.axhline(1.0, color="black", ls="--", lw=1.2,
                    label=Text("the bound: max(copy, FMA time)", "상한: max(복사, FMA 시간)"))
+        ax.grid(alpha=0.3)
     all_ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
     fma_bound = sorted({r["k"] for rows in by_variant.values() for r in rows
                         if r["limit"] == "fma"})
@@ -536,9 +519,7 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     ax.set_ylim(ZOOM)
     ax.set_title(Text(f"the same, from {ZOOM[0]:g} to {ZOOM[1]:g}: the differences near the bound",
                     f"같은 그림의 {ZOOM[0]:g}~{ZOOM[1]:g} 구간: 상한 근처의 차이"), loc="left")
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(all_ks, [str(k) for k in all_ks])
-    ax.xaxis.set_minor_locator(mpl.ticker.NullLocator())
+    _log2_axis(ax, all_ks, [str(k) for k in all_ks])
     ax.set_xlabel(Text("K (taps)", "K (탭 수)"))
     ax.set_ylabel(Text("time / bound", "시간 / 상한"))
     fig.legend(handles=top.get_legend_handles_labels()[0], loc="outside lower left", ncol=2,
@@ -550,8 +531,6 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     # the label may name it
     where = "" if device and device in label else Text(f" on {device}", f", {device}")
     top.set_title(_title(f"N = {_n_label(n)}{where}. {_of(label)}"), loc="left")
-    for a in axes:
-        a.grid(alpha=0.3)
     near = {}   # the largest K up to which each variant stays within 1.1 of the bound
     for name, rows in by_variant.items():
         ks = [r["k"] for r in rows if r["ratio"] <= 1.1]
@@ -566,21 +545,13 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     return fig
 
 
-HANDOFFS = ("mbarrier", "pipeline")
-
-
 @_on_page
 def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
-    """The ring of ``stages`` buffers (one column each) over time (down), for one block's first
-    ``tiles`` tiles: tile i goes into buffer s = i % stages in round r = i // stages, its copy in
-    flight (hatched) until its wait, then computed (solid) until its release. ``kind``
-    "pipeline" (pipelined.cu; chapter 03's double buffer is its two-stage case): the prologue
-    issues tiles 0 to stages - 2, each iteration issues one more, waits and meets at
-    __syncthreads() (block-wide lines). "mbarrier" (warp_specialized.cu): the producer warp
-    fills buffer s after its wait on empty[s] for parity (r & 1) ^ 1 (round 0's returns at once),
-    the compute warps read it after theirs on full[s] for parity r & 1."""
-    stages, tiles = integer("stages", stages, 1, 4), integer("tiles", tiles, 1, 6)
-    kind = choice("kind", kind, HANDOFFS)
+    """The ring of ``stages`` buffers (columns) over time (down) for one block's first ``tiles``
+    tiles, each tile's copy in flight (hatched) until its wait, then computed (solid) until its
+    release: ``kind`` "pipeline" (pipelined.cu; chapter 03's double buffer is its two-stage
+    case) or "mbarrier" (warp_specialized.cu, each wait labelled with its phase parity)."""
+    kind = choice("kind", kind, ("mbarrier", "pipeline"))
     pipeline = kind == "pipeline"
     full, empty = "#2a9d8f", "#e76f51"
     ready = [i + 0.3 for i in range(tiles)]     # the wait returns: tile i is computed
@@ -624,8 +595,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                   rows + ([Text(f"iteration {i}", f"반복 {i}") for i in range(tiles)] if pipeline
                           else [""] * tiles))
     ax.tick_params(length=0)
-    for side in ("top", "right", "bottom", "left"):
-        ax.spines[side].set_visible(False)
+    ax.spines[:].set_visible(False)
     if pipeline:
         title = Text(f"{stages} buffers: tile t uses buffer t mod {stages}; each iteration issues "
                    f"one tile, waits for the oldest and computes it",
@@ -647,7 +617,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                     "empty[s] 완료: 모든 계산 스레드가 도착함"))
         bars = (Text("producer warp: bulk copy in flight", "프로듀서 워프: 진행 중인 벌크 복사"),
                 Text("compute warps", "계산 워프"))
-    ax.set_title(_title(title, TITLE_CHARS), loc="left")
+    ax.set_title(_title(title), loc="left")
     fig.legend(handles=[Patch(fc="#dddddd", ec="black", hatch="///", label=bars[0]),
                         Patch(fc="#999999", ec="black", label=bars[1])]
                        + [mpl.lines.Line2D([], [], color=c, lw=2.2, label=label)

@@ -16,11 +16,8 @@ from ..validate import choice, flag
 
 
 def warm_up(name: str, background: bool = True) -> None:
-    """Start compiling, in the background, the kernels that notebook ``name``'s last GPU execution
-    compiled (its metadata), as this GPU (or ASYNC_BOOK_ARCH's generation) builds them; the
-    notebook's cells then find them compiled or wait for them, never compile them twice. Nothing
-    without a GPU. ``background=False`` returns when all are compiled (a warm cache for a test
-    run)."""
+    """Start compiling notebook ``name``'s recorded builds for this GPU (or ASYNC_BOOK_ARCH's
+    generation); nothing without a GPU. ``background=False`` returns when all are compiled."""
     name = choice("name (a notebook)", name, sorted(p.stem for p in NOTEBOOK_DIR.glob("*.ipynb")))
     background = flag("background", background)
     if not device.gpu_available():

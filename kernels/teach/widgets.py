@@ -1,18 +1,17 @@
 """The notebooks' controls. Each offers only values that ``kernels.launch_config`` accepts (a
 test walks every combination), and each wraps a plain function that also runs without widgets.
 
-The published book is static: a slider there moves nothing. So when the notebooks are executed
-for the book (``python -m kernels.publish.notebooks execute`` sets ``ASYNC_BOOK_WIDGET_PREVIEW=1``), each
-widget cell shows instead, as an ordinary output, what its controls show at their default values;
-in Jupyter or Colab only the live controls appear. (The executor creates no live widget at all:
-nbclient can block on a cell that opens widget comms, jupyter/nbclient#312, and a static page
-could not show one anyway.)
+The published book is static, so where a notebook runs as the book shows it
+(:data:`~kernels.teach.page.PREVIEW_ENV`), a widget cell shows instead what its controls show at
+their default values, and creates no live widget (nbclient can block on a cell that opens widget
+comms, jupyter/nbclient#312).
 """
 
 from __future__ import annotations
 
 import os
 import textwrap
+from dataclasses import dataclass
 
 from .. import variants as V
 from ..edition import PAGE_CHARS, Text, bundle, listed as both_listed, show as say, wrap
@@ -23,15 +22,11 @@ from .page import PREVIEW_ENV
 from .plots import draw_tiles, plot_error_map, plot_schedules
 
 
+@dataclass
 class Note:
     """A line of Markdown in both editions' languages: displayed, it shows the current edition's
     and carries both (``translate sync`` gives the Korean page its own)."""
-
-    def __init__(self, text: Text):
-        self.text = text
-
-    def __str__(self) -> str:
-        return str(self.text)
+    text: Text
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return bundle(lambda lang: {"text/markdown": self.text.in_(lang),
@@ -85,9 +80,8 @@ MODEL_CYCLES = {"dram_latency": (10, 2000), "taps_latency": (10, 2000), "compute
 
 
 def model_controls() -> dict:
-    """The model's controls, and a *preset* menu (``timeline.model_presets``) that sets the
-    latency and compute sliders to the puzzle's illustration or to the phases measured on the
-    H200; the puzzle's first."""
+    """The model's controls, and a *preset* menu (``timeline.model_presets``, the puzzle's first)
+    that sets the latency and compute sliders."""
     import ipywidgets as W
     presets = model_presets()
     first = presets[PRESET_PUZZLE]
@@ -140,13 +134,10 @@ def model_line(t: dict) -> Text:
 
 def convolution_lines(runs, stages=None, n=None) -> list[Text]:
     """What the convolution widget says under its runs (:func:`kernels.teach.explore.compare`):
-    each run's summary, that ``stages`` went to the staged variants only, how the two runs' times
-    compare, why their GB/s are not DRAM's, and (``n`` over ``explore.MAP_UP_TO``) why no error
-    map is drawn; in both editions' languages."""
+    their summaries, then notes on stages, their times, their GB/s and a missing error map."""
     lines = [r.summary() for r in runs]
     if stages is not None and not all(V.get(r.variant).staged for r in runs):
-        staged = V.names(staged=True)
-        names = both_listed(staged)
+        names = both_listed(V.names(staged=True))
         lines.append(Text(f"(stages apply to {names.en} only)", f"(stages는 {names.ko}에만 적용됩니다)"))
     if len(runs) == 2 and runs[0].median_us and runs[1].median_us:
         a, b, ratio = runs[0].variant, runs[1].variant, f"{runs[0].median_us / runs[1].median_us:.2f}"
@@ -164,9 +155,8 @@ def convolution_lines(runs, stages=None, n=None) -> list[Text]:
 
 # Notebook 03: one variant, or two side by side, at one size.
 def convolution_controls() -> dict:
-    """Variant, a second variant to compare with (or none), N, tile, K, threads, stages (used by
-    the staged variants only) and the generation to build for, whose options follow the two
-    variants: a T4 or A100 build is offered only when both run there."""
+    """Variant, a second one to compare with (or none), N, tile, K, threads, stages and the
+    generation to build for, whose options follow the two variants."""
     import ipywidgets as W
     variants = variant_choices()
 

@@ -1,7 +1,6 @@
 """What the prose of the book says, checked: the model's presets and their widget, the
-statements notebook 02 makes about the H200 recording (the functions its cells print them with,
-and the claims its text makes about their output), the "predict, then run" questions, and the
-markdown pages' references and terms."""
+statements notebook 02 makes about the H200 recording, the "predict, then run" questions, and the
+intro's and references' pages."""
 
 import re
 
@@ -9,7 +8,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from kernels.teach import halo, widgets
+from kernels.teach import widgets
 from kernels import layout
 from kernels.measure import recorded, timeline
 from support import ROOT
@@ -19,136 +18,54 @@ H200 = recorded.load("h200_timelines")
 
 # --- the model's presets -------------------------------------------------------------------
 
-def test_the_puzzles_preset_is_its_illustration():
+def test_the_presets_are_the_puzzles_illustration_then_the_h200s_synchronous_block():
+    """The preset menu offers the puzzle's 500/100/50 cycles first, then the recording's
+    tiled_sync phases, whose model total 'reproduces the synchronous block' up to the rounding
+    of the medians."""
     presets = timeline.model_presets()
-    puzzle = presets[timeline.PRESET_PUZZLE]
-    assert puzzle == {"dram_latency": 500, "taps_latency": 100, "compute": 50}
-    t = timeline.model_totals(**puzzle)
-    assert (t["sync"], t["async"]) == (650, 550)
-    assert list(presets)[0] == timeline.PRESET_PUZZLE
-
-
-def test_the_measured_preset_comes_from_the_recording():
-    presets = timeline.model_presets()
-    name = timeline.preset_name(H200)
-    assert name == "as measured on the H200" and list(presets) == [timeline.PRESET_PUZZLE, name]
-    c = H200["cycles"]["tiled_sync"]
-    assert presets[name] == {"dram_latency": round(c["tile load"]),
-                             "taps_latency": round(c["taps load"]),
-                             "compute": round(c["wait"] + c["barrier"] + c["compute"])}
-    assert all(isinstance(v, int) for v in presets[name].values())
-
-
-def test_the_measured_preset_reproduces_the_synchronous_block():
-    """'reproduces the synchronous block': the model's sync total is the measured block's, up
-    to the rounding of the medians."""
-    sync = timeline.model_totals(**timeline.measured_preset(H200))["sync"]
+    measured = timeline.preset_name(H200)
+    assert list(presets) == [timeline.PRESET_PUZZLE, measured] and measured == "as measured on the H200"
+    assert presets[timeline.PRESET_PUZZLE] == {"dram_latency": 500, "taps_latency": 100, "compute": 50}
+    assert presets[measured]["taps_latency"] == round(H200["cycles"]["tiled_sync"]["taps load"])
+    sync = timeline.model_totals(**presets[measured])["sync"]
     assert abs(sync - timeline.block_cycles(timeline.records(H200, "tiled_sync"))) <= 2
 
 
-def test_measured_preset_of_synthetic_data():
-    data = {"cycles": {"tiled_sync": {"tile load": 10.4, "taps load": 20.5, "wait": 1.0,
-                                      "barrier": 2.0, "compute": 3.2}},
-            "provenance": {"device": "NVIDIA A100-SXM4-80GB"}}
-    assert timeline.measured_preset(data) == {"dram_latency": 10, "taps_latency": 20, "compute": 6}
-    assert timeline.preset_name(data) == "as measured on the A100-SXM4-80GB"
-
-
-def test_the_widget_offers_every_preset_and_only_valid_values():
+def test_the_model_widget_offers_every_preset_and_only_valid_values():
+    """The preset menu offers every preset, the puzzle's first, and each lands on the sliders
+    (which would clamp a value out of range); every slider value is a valid model input. (Not that
+    async always wins: with the pipe limited, the taps' transfers queued between the tiles' can
+    cost the last tile a few cycles.)"""
     c = widgets.model_controls()
     presets = timeline.model_presets()
-    assert tuple(value for _, value in c["preset"].options) == tuple(presets)
-    assert c["preset"].options[0][0] == timeline.PRESET_PUZZLE   # labelled in the edition's words
-    assert c["preset"].value == timeline.PRESET_PUZZLE
+    assert [value for _, value in c["preset"].options] == list(presets)
+    assert c["preset"].options[0][0] == c["preset"].value == timeline.PRESET_PUZZLE
     for name, preset in presets.items():
         c["preset"].value = name
-        for param, value in preset.items():
-            slider = c[param]
-            assert (slider.min, slider.max) == widgets.MODEL_CYCLES[param]
-            assert slider.min <= value <= slider.max and slider.step == 1
-            assert slider.value == value, (name, param)
-    c["preset"].value = timeline.PRESET_PUZZLE
-    assert {p: c[p].value for p in presets[timeline.PRESET_PUZZLE]} == presets[timeline.PRESET_PUZZLE]
-
-
-def test_the_model_takes_every_slider_extreme():
-    """Any slider value is a valid model input. (Not that async always wins: with the pipe
-    limited, the taps' transfers queued between the tiles' can cost the last tile a few cycles.)"""
-    lo = {p: r[0] for p, r in widgets.MODEL_CYCLES.items()}
-    hi = {p: r[1] for p, r in widgets.MODEL_CYCLES.items()}
+        assert {p: c[p].value for p in preset} == preset, name
+    assert all(c[p].step == 1 for p in widgets.MODEL_CYCLES)   # the page's slider lands on it too
+    lo = {p: c[p].min for p in widgets.MODEL_CYCLES}
+    hi = {p: c[p].max for p in widgets.MODEL_CYCLES}
     for params in (lo, hi, {**lo, "dram_latency": hi["dram_latency"]}, {**hi, "compute": lo["compute"]}):
-        for blocks in (1, 8):
-            for _, bandwidth in widgets.MODEL_BANDWIDTH:
+        for blocks in (c["blocks_per_sm"].min, c["blocks_per_sm"].max):
+            for _, bandwidth in c["bytes_per_cycle"].options:
                 t = timeline.model_totals(**params, blocks_per_sm=blocks, bytes_per_cycle=bandwidth)
                 assert t["sync"] > 0 and t["async"] > 0
 
 
-def test_the_model_widget_preview_draws_the_default_state(monkeypatch):
-    shown = []
-    monkeypatch.setattr("IPython.display.display", lambda *a, **k: shown.append(a))
-    monkeypatch.setattr("ipywidgets.interact", lambda *a, **k: shown.append("interact"))
-    monkeypatch.setenv(widgets.PREVIEW_ENV, "1")
-    widgets.explore_model()
-    assert len(shown) == 2 and "interact" not in shown   # the note and the figure, no widget
-    shown.clear()
-    monkeypatch.delenv(widgets.PREVIEW_ENV)
-    widgets.explore_model()
-    assert shown == ["interact"]
-
-
 # --- notebook 02: what its cells compute from a recording ------------------------------------
 
-POINTS = len(layout.TRACE_POINTS)
-
-
-def records_at(starts_ns, ends_ns, sms, cycles=None):
-    """Synthetic trace records: block b on SM sms[b], from starts_ns[b] to ends_ns[b] (its
-    inner trace points evenly between), clock64 ``cycles[b]`` from start to stored."""
-    rec = np.zeros((len(starts_ns), layout.TRACE_WORDS), np.uint64)
-    for b, (s, e, sm) in enumerate(zip(starts_ns, ends_ns, sms)):
-        rec[b, layout.TRACE_SM] = sm
-        rec[b, layout.TRACE_NS] = np.linspace(s, e, POINTS).round()
-        total = (e - s) if cycles is None else cycles[b]
-        rec[b, layout.TRACE_CYCLES] = 1000 + np.linspace(0, total, POINTS).round()
-    return rec
-
-
 def test_sm_occupancy_counts_blocks_at_once_and_time_per_block():
-    # SM 0: four blocks of 400 ns, starting 100 ns apart (at most 4 at once); SM 1: two blocks
-    # back to back, the second starting at the very tick the first ends (never 2 at once).
-    rec = records_at([0, 100, 200, 300, 0, 400], [400, 500, 600, 700, 400, 800], [0, 0, 0, 0, 1, 1])
-    o0 = timeline.sm_occupancy(rec[:4])
-    assert o0 == {"resident": 4, "block_ns": 400.0, "ns_per_block": 700 / 4}
-    o1 = timeline.sm_occupancy(rec[4:])
-    assert o1 == {"resident": 1, "block_ns": 400.0, "ns_per_block": 400.0}
+    """SM 0: four blocks of 400 ns, starting 100 ns apart (4 at once); SM 1: two blocks back to
+    back, the second starting at the very tick the first ends (never 2 at once)."""
+    rec = np.zeros((6, layout.TRACE_WORDS), np.uint64)
+    rec[:, layout.TRACE_SM] = [0, 0, 0, 0, 1, 1]
+    rec[:, layout.TRACE_NS] = np.linspace([0, 100, 200, 300, 0, 400], [400, 500, 600, 700, 400, 800],
+                                          len(layout.TRACE_POINTS), axis=1).round()
+    assert timeline.sm_occupancy(rec[:4]) == {"resident": 4, "block_ns": 400.0, "ns_per_block": 700 / 4}
+    assert timeline.sm_occupancy(rec[4:]) == {"resident": 1, "block_ns": 400.0, "ns_per_block": 400.0}
     both = timeline.sm_occupancy(rec)
     assert both["resident"] == 4 and both["ns_per_block"] == pytest.approx((175 + 400) / 2)
-
-
-def test_block_cycles_and_overlap_saving_of_synthetic_data():
-    sync = records_at([0, 0], [100, 100], [0, 1], cycles=[1000, 1200])
-    asyn = records_at([0, 0], [80, 80], [0, 1], cycles=[800, 1000])
-    data = {"traces": {"tiled_sync": {"seed": sync.tolist()}, "async_halo": {"seed": asyn.tolist()}},
-            "overhead": [{"variant": "tiled_sync", "n": 16, "plain_us": 2.0},
-                         {"variant": "async_halo", "n": 16, "plain_us": 1.5},
-                         {"variant": "tiled_sync", "n": 32, "plain_us": 4.0}],
-            "cycles": {"tiled_sync": {"taps load": 400.0}}}
-    s = timeline.overlap_saving(data)
-    assert s["block_cycles"] == {"tiled_sync": 1100.0, "async_halo": 900.0}
-    assert s["block_less"] == pytest.approx(200 / 1100)
-    assert s["kernel_less"] == {16: pytest.approx(0.25)}        # n = 32 lacks async_halo
-    assert s["kernel_us"] == {16: 2.0}
-
-
-def test_taps_lesson_of_synthetic_data():
-    cycles = {"tile load": 800.0, "taps load": 400.0, "wait": 60.0, "barrier": 1.0, "compute": 1.0}
-    data = {"cycles": {"tiled_sync": cycles,
-                       "async_halo": {**cycles, "tile load": 300.0, "taps load": 500.0, "wait": 90.0}}}
-    lesson = timeline.taps_lesson(data)
-    assert lesson["taps"] == {"tiled_sync": 400.0, "async_halo": 500.0}
-    assert lesson["taps_over_puzzle"] == 4.0 and lesson["taps_over_tile"] == 0.5
-    assert (lesson["issue"], lesson["async_taps"], lesson["wait_left"], lesson["empty_wait"]) == \
-        (300.0, 500.0, 90.0, 60.0)
 
 
 def test_what_notebook_02_says_about_the_taps():
@@ -168,7 +85,8 @@ def test_what_notebook_02_says_about_the_taps():
 def test_notebook_02_glues_every_number_it_names_and_quotes_the_puzzle_right():
     """Every {glue:text} role of notebook 02 names a value a code cell glues; no prose says
     "the cell's output" or "prints what" instead of the number; the puzzle's claim is quoted as
-    "45% better utilization", never "45% improvement"."""
+    "45% better utilization", never "45% improvement"; the `# live` tables' outputs (measured on
+    the reader's GPU) are skipped by nbval."""
     nb = nbformat.read(ROOT / "notebooks" / "02_sync_vs_async_timelines.ipynb", as_version=4)
     md = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
@@ -178,19 +96,15 @@ def test_notebook_02_glues_every_number_it_names_and_quotes_the_puzzle_right():
         if f"timeline.{name}_numbers(" in code:
             glued |= set(getattr(timeline, f"{name}_numbers")(*(() if name == "model" else (H200,))))
     if "timeline.tuned_numbers(" in code:           # chapter 05's tuned kernels
-        from kernels.measure import recorded
         glued |= set(timeline.tuned_numbers(recorded.load("h200_roofline")))
     glued |= set(re.findall(r"\b(\w+)=rows\[", code))
     assert used and used <= glued, used - glued
     for vague in ("the cell's output", "cell prints what", "the lines above say", "(the cell"):
         assert vague not in md
-    assert "45% better utilization" in md and "45% improvement" not in md + code
-    # "the tables whose cells begin with `# live`": measured on the reader's GPU, so nbval skips
-    # their outputs
+    assert "45% better utilization" in md and not re.search("45 ?% improvement", md + code)
     for c in nb.cells:
         if c.cell_type == "code" and c.source.startswith("# live"):
             assert "nbval-ignore-output" in c.metadata.get("tags", []), c.source
-    assert "45 % improvement" not in md + code
 
 
 def test_what_notebook_02_says_about_the_saving():
@@ -236,11 +150,6 @@ def test_the_model_answer_on_blocks_per_sm():
     assert all(a["sync"] < b["sync"] for a, b in zip(rows, rows[1:]))
 
 
-def test_the_halo_answer_of_notebook_01():
-    cells = halo.halo_cells(n=100, tile=32, k=5)
-    assert len(cells) == 16 and sum(c.source == "zero" for c in cells) == 4
-
-
 # --- "predict, then run" -----------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["01_halo_regions", "02_sync_vs_async_timelines"])
@@ -255,8 +164,7 @@ def test_every_question_is_followed_by_a_cell_that_runs_and_then_its_answer(name
                    and c.source.startswith(":::{admonition} Answer\n:class: dropdown\n")]
         assert len(answers) == 1, nb.cells[q].source
         assert any(c.cell_type == "code" for c in after[:answers[0]])
-        assert after[answers[0]].source.split("\n:::")[0].count(":::") == 1   # the fence closes
-        assert re.search(r"\n:::(\n|$)", after[answers[0]].source)
+        assert re.search(r"\n:::(\n|$)", after[answers[0]].source)   # the fence closes
 
 
 # --- the markdown pages ----------------------------------------------------------------------
@@ -274,12 +182,8 @@ def test_every_reference_has_a_link_and_none_leaves_the_project():
         assert needed in text, needed
 
 
-def test_the_intro_names_the_operation_and_what_is_checked():
+def test_the_intro_names_the_operation_its_cost_and_why_it_matters():
     text = (ROOT / "book" / "intro.md").read_text()
-    assert "cross-correlation" in text and "correlate1d" in text
-    assert "every claim" not in text
-    assert "Two floating-point operations per input element read" not in text
-    assert "$2K$" in text
-    for motive in ("deep learning", "stencils", "image processing"):
-        assert motive in text
-    assert "## What you should know first" in text and "## Why it matters" in text
+    for needed in ("cross-correlation", "correlate1d", "$2K$", "## Why it matters", "deep learning",
+                   "stencils", "image processing", "## What you should know first"):
+        assert needed in text, needed

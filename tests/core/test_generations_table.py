@@ -14,9 +14,9 @@ import kernels
 from kernels import variants as V
 from kernels.compile import (Build, CompileError, compile_source, supported_archs, variant_file,
                              warm_cache)
+from support import build
 
 PAGE = Path(__file__).resolve().parents[2] / "book" / "generations.md"
-TILE, K, THREADS, STAGES = 256, 5, 256, 2
 CODE = re.compile(r"`([^`]+)`")
 CLAIM = re.compile(r"(\bno\s+)?`([^`]+)`(?:\s*\((\d+) bytes\))?")
 
@@ -76,10 +76,6 @@ def ptx_tables():
 
 
 COLUMNS, CELLS = ptx_tables()
-
-
-def build(variant: str, target: str) -> Build:
-    return Build(TILE, K, THREADS, target, STAGES if V.get(variant).staged else None)
 
 
 def ptx(variant: str, arch: int) -> str:
@@ -185,7 +181,7 @@ def assemble(instruction: str, arch: int) -> None:
            '    __shared__ unsigned long long bar;\n'
            f'    asm volatile("{ASSEMBLY[instruction]}" :: "r"((unsigned)__cvta_generic_to_shared(s)),'
            ' "l"(x), "r"((unsigned)__cvta_generic_to_shared(&bar)) : "memory");\n}\n')
-    compile_source(src, "probe", Build(TILE, K, THREADS, f"sm_{arch}"))
+    compile_source(src, "probe", Build(256, 5, 256, f"sm_{arch}"))
 
 
 (ASSEMBLER_ROWS,) = [t[1:] for t in tables_named("instruction")]

@@ -10,17 +10,17 @@ import pytest
 
 import kernels
 from kernels import emulation, variants as V
-from kernels.compile import Build, supported_archs, variant_file
+from kernels.compile import supported_archs
+from support import compiled
+
+pytestmark = pytest.mark.usefixtures("warm_builds")
 
 LISTINGS = {p.stem for p in V.KERNEL_DIR.glob("*.cu")} - {"globaltimer_probe"}
 SM90_RESERVED = 1024   # sm_90 CUBINs start their shared section with 1 KiB the driver reserves
 
 
-def build(variant, target, tile=256, k=5, threads=256, stages=None, **kw):
-    """The listing's PTX or CUBIN, through the disk cache (fast on a second run)."""
-    v = V.get(variant)
-    return variant_file(variant, Build(tile, k, threads, target,
-                                       stages or (2 if v.staged else None), **kw)).read_bytes()
+def build(variant, target, tile=256, k=5, threads=256, stages=None, **kw) -> bytes:
+    return compiled(variant, target, tile=tile, k=k, threads=threads, stages=stages, **kw).read_bytes()
 
 
 def elf_sections(cubin: bytes) -> dict:

@@ -39,18 +39,10 @@ def test_on_a_t4_both_lines_are_the_same_code():
     assert "same compute_75 code" in s and "noise" in s and "more time" not in s
 
 
-@pytest.mark.parametrize("bad", [0.0, -1.0, float("nan")])
-def test_times_must_be_positive(bad):
-    with pytest.raises((ValueError, TypeError)):
-        explore.older_build_sentence(bad, 10.0, 75)
-
-
 def test_older_build_without_a_gpu_has_no_runs(monkeypatch):
     monkeypatch.setattr(explore, "gpu_available", lambda: False)
     cost = explore.older_build("async_halo", 75)
     assert cost.runs == [] and cost.sentence().startswith("No GPU here")
-    with pytest.raises(ValueError):
-        explore.older_build("no_such_variant", 75)
 
 
 def test_convolution_widget_offers_only_valid_combinations():

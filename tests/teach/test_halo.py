@@ -69,16 +69,6 @@ def test_what_the_puzzle_answer_and_the_error_map_say():
     assert s["p28_error_max"] == f"{errors.max():.1f}" and s["p28_error_median"] == f"{np.median(errors):.1f}"
 
 
-def test_puzzle_errors_refuses_correct_outputs_and_bad_shapes():
-    x, w, _, y_halo = seed_run()
-    with pytest.raises(ValueError, match="no wrong outputs"):
-        halo.puzzle_errors(y_halo, y_halo, x, w, tile=P.tile)
-    with pytest.raises(ValueError):
-        halo.puzzle_errors(y_halo[:-1], y_halo, x, w, tile=P.tile)
-    with pytest.raises(ValueError, match="tested must be"):
-        halo.puzzle_errors(y_halo, y_halo, x, w, tile=P.tile, tested=0)
-
-
 @pytest.mark.parametrize("value, text", [(0.000188, "2 × 10⁻⁴"), (5.01e-06, "5 × 10⁻⁶"),
                                          (6.4967, "6.5"), (0.1, "0.1"), (3e-12, "3 × 10⁻¹²")])
 def test_small_numbers_as_a_sentence_writes_them(value, text):

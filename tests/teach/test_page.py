@@ -18,11 +18,6 @@ def test_the_page_shows_the_text_exactly(value, monkeypatch, capsys):
     assert capsys.readouterr().out == f"number: {value}\n"
 
 
-def test_a_value_that_is_not_text_is_refused_by_name():
-    with pytest.raises(TypeError, match="ratio must be a string"):
-        page.glue(ratio=1.05)
-
-
 def test_the_book_run_prints_no_glue_lines(monkeypatch, capsys):
     monkeypatch.setattr("IPython.display.display", lambda data, raw, metadata: None)
     monkeypatch.setenv(page.PREVIEW_ENV, "1")

@@ -1,21 +1,9 @@
 """The exercises' check: what a learner's kernel gets when its cell runs ``report``.
 
-In order, stopping at the first problem (each a :class:`~.exercises.NotYet`, with the line
-and the fix):
-
-1. the text (:mod:`.source`): no ``// FILL IN`` left, no ``#include`` but the common header
-   and CUDA's own, the skeleton's ``PHASE()`` lines kept, at most 64 KiB;
-2. the build (:mod:`.build`): NVRTC compiles it for the exercise's generation, in a child
-   process with a time limit, with only the common header and libcu++ to include; a compile
-   error is shown on the learner's line;
-3. the PTX (:mod:`.ptx`): what is wrong on every input, read in one pass (no copy, no commit,
-   no wait, a wait that leaves the tile in flight, no barrier after the wait, no init fence,
-   no expect_tx, no release or no fence before it);
-4. the GPU run (:mod:`.run`), the judge, on a GPU that can run the exercise: every
-   configuration, the stress build, and the input in host memory.
-
-Only the GPU run passes an answer. Without one the verdict says what the static checks found
-and which GPU finishes the check.
+In order, stopping at the first problem (a :class:`~.exercises.NotYet`, with the line and the
+fix): the text (:mod:`.source`), the NVRTC build (:mod:`.build`), the PTX (:mod:`.ptx`) and, on a
+GPU that can run the exercise, the GPU run (:mod:`.run`), the judge: only it passes an answer.
+The README's "Exercises" says what each step refuses.
 """
 
 from __future__ import annotations
@@ -31,8 +19,6 @@ from .build import LearnerBuild, compile_ptx
 from .exercises import EXERCISES, NotYet, get, skeleton, solution
 
 __all__ = ["EXERCISES", "report", "skeleton", "solution"]
-
-GPU_NAMES = {75: "T4", 80: "A100", 90: "H100"}
 
 
 def _static(src, ex):
@@ -51,9 +37,7 @@ def _verdict(src, name: str) -> Text:
     except (TypeError, ValueError) as exc:
         return Text(f"NOT CHECKED: {exc}", f"검사 못 함: {exc}")
     src = _static(src, ex)
-    arch = 0
-    if gpu_available():
-        arch = target_arch()
+    arch = target_arch() if gpu_available() else 0
     if arch < max(ex.run_arch, 75):
         where = Text("an H100 (sm_90)", "H100(sm_90)") if ex.run_arch else Text(
             "a GPU (an A100 or newer copies asynchronously)", "GPU(A100 이상에서는 복사가 비동기입니다)")

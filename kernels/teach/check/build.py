@@ -5,11 +5,11 @@ options. ``python -m kernels.teach.check.build JOB`` is the child."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -40,9 +40,8 @@ class LearnerBuild(C.Build):
 
 
 def private_include() -> Path:
-    """A folder that holds the common header as it is now, alone: one for each version of the
-    header, named by its hash, so that two checkouts (or a header edited mid-run) never compile
-    against each other's."""
+    """A folder that holds the common header as it is now, alone, named by its hash: two
+    checkouts (or a header edited mid-run) never compile against each other's."""
     header = (C.KERNEL_DIR / HEADER).read_bytes()
     folder = CACHE / "include" / hashlib.sha256(header).hexdigest()[:16]
     target = folder / HEADER
@@ -54,28 +53,21 @@ def private_include() -> Path:
     return folder
 
 
-def child_env() -> dict[str, str]:
-    root = str(C.KERNEL_DIR.parent)
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (root, os.environ.get("PYTHONPATH")) if p)}
-
-
 def run_child(args: list[str], limit: float) -> subprocess.CompletedProcess | None:
     """``python -m`` ``args`` in :func:`private_include`, in a session of its own; None if it
     ran past ``limit`` seconds (then it and its children are killed)."""
+    path = os.pathsep.join(p for p in (str(C.KERNEL_DIR.parent), os.environ.get("PYTHONPATH")) if p)
     process = subprocess.Popen([sys.executable, "-m", *args], cwd=private_include(),
-                               env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               start_new_session=True)
+                               env={**os.environ, "PYTHONPATH": path}, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
     try:
         out, err = process.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
         return None
     finally:
         if process.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             process.communicate()
     return subprocess.CompletedProcess(args, process.returncode, out.decode("utf-8", "replace"),
                                        err.decode("utf-8", "replace"))

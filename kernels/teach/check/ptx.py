@@ -162,8 +162,18 @@ def _bulk(code: list[Instruction], ex: Exercise) -> None:
                      "for every stage before __syncthreads().",
                      "초기화되는 배리어가 없습니다. __syncthreads() 전에 스레드 0이 스테이지마다 "
                      "init(&bar[s], CONV_THREADS)를 호출해야 합니다.")
-    _fenced(code, inits)
     bulk = _find(code, BULK)
+    end = next((b for b in bulk if b >= inits[-1]), len(code))   # the first bulk copy after it
+    if not any(FENCE.match(code[i].op) for i in range(inits[-1], end)):
+        en, ko = _at(code[inits[-1]])
+        raise NotYet(f"no fence after the barriers' init{en}: the copy engine may not see them "
+                     "initialised. After the init, thread 0 calls "
+                     "cuda::device::experimental::fence_proxy_async_shared_cta() (or asm "
+                     "volatile(\"fence.proxy.async.shared::cta;\")), before __syncthreads().",
+                     f"배리어 초기화{ko} 뒤에 펜스가 없습니다. 복사 엔진에는 배리어가 아직 초기화되지 "
+                     "않은 것으로 보일 수 있습니다. 초기화 뒤, __syncthreads() 전에 스레드 0이 "
+                     "cuda::device::experimental::fence_proxy_async_shared_cta()(또는 asm "
+                     "volatile(\"fence.proxy.async.shared::cta;\"))를 호출하세요.")
     if not bulk:
         raise NotYet("no bulk copy: issue_tile copies nothing with the copy engine. Thread 0 "
                      "copies x[lo, hi) with one cuda::memcpy_async(..., "
@@ -185,22 +195,6 @@ def _bulk(code: list[Instruction], ex: Exercise) -> None:
                      "land. Arrive and wait: bar[stage].wait(bar[stage].arrive()).",
                      "배리어에서 기다리지 않습니다. 바이트가 도착하기 전에 4단계가 버퍼를 읽을 수 "
                      "있습니다. bar[stage].wait(bar[stage].arrive())로 도착하고 기다리세요.")
-
-
-def _fenced(code: list[Instruction], inits: list[int]) -> None:
-    """A fence between the last barrier's init and the first bulk copy after it."""
-    after = _find(code, BULK, inits[-1])
-    end = after[0] if after else len(code)
-    if not any(FENCE.match(code[i].op) for i in range(inits[-1], end)):
-        en, ko = _at(code[inits[-1]])
-        raise NotYet(f"no fence after the barriers' init{en}: the copy engine may not see them "
-                     "initialised. After the init, thread 0 calls "
-                     "cuda::device::experimental::fence_proxy_async_shared_cta() (or asm "
-                     "volatile(\"fence.proxy.async.shared::cta;\")), before __syncthreads().",
-                     f"배리어 초기화{ko} 뒤에 펜스가 없습니다. 복사 엔진에는 배리어가 아직 초기화되지 "
-                     "않은 것으로 보일 수 있습니다. 초기화 뒤, __syncthreads() 전에 스레드 0이 "
-                     "cuda::device::experimental::fence_proxy_async_shared_cta()(또는 asm "
-                     "volatile(\"fence.proxy.async.shared::cta;\"))를 호출하세요.")
 
 
 def _handoff(code: list[Instruction], ex: Exercise) -> None:
