@@ -95,19 +95,6 @@ def sequence(name: str, value, what: str = "values") -> tuple:
     return tuple(value)
 
 
-def labelled(name: str, value, most: int) -> dict:
-    """A non-empty dict of at most ``most`` entries named by strings."""
-    if not isinstance(value, dict):
-        raise TypeError(f"{name} must be a dict of name -> array, got {type(value).__name__}")
-    if not value:
-        raise ValueError(f"{name} is empty: give at least one name -> array")
-    if len(value) > most:
-        raise ValueError(f"{name} holds {len(value)} entries: at most {most}")
-    if not all(isinstance(key, str) for key in value):
-        raise TypeError(f"{name}'s names must be strings, got {list(value)!r}")
-    return value
-
-
 def flag(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
@@ -178,11 +165,6 @@ def disjoint(name: str, a, others: dict) -> None:
         if array_module(other_name, b) is xp and xp.may_share_memory(a, b):
             raise ValueError(f"{name} overlaps {other_name}: the output must be a separate array "
                              f"(the kernels read {other_name} while writing {name})")
-
-
-def optional(check, name: str, value, *args, **kwargs):
-    """``None``, or ``value`` as ``check(name, value, *args, **kwargs)`` takes it."""
-    return None if value is None else check(name, value, *args, **kwargs)
 
 
 def rows(name: str, value, keys, empty: bool = False) -> list:

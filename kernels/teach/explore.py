@@ -17,7 +17,7 @@ from ..geometry import launch_config
 from ..measure.bench import time_copy, time_launch
 from ..reference import error_bound, random_inputs, reference, wrong_outputs
 from ..tables import Table
-from ..validate import flag, sequence
+from ..validate import flag
 
 N_CHOICES = (1, 100, 1000, 16384, 16385, 100_000, 2**20, 2**22)   # the emulation's: seconds at most
 N_CHOICES_GPU = N_CHOICES + (2**24, 2**26)   # x and y past any L2 cache: DRAM-bound
@@ -150,12 +150,6 @@ def n_choices() -> tuple[int, ...]:
 def generation_choices(*variants: str | None) -> tuple[tuple[str, int | None], ...]:
     """(label, arch) of the generations the book can build ``variants`` for here: its own
     (``None``), and on a GPU the older ones (A100, T4) that every variant named runs on."""
-    for v in variants:
-        if isinstance(v, (list, tuple)):
-            raise TypeError(f"generation_choices takes variant names as arguments: "
-                            f"generation_choices(*{v!r}), not a {type(v).__name__}")
-        if v is not None:
-            V.get(v)
     if not gpu_available():
         return ((str(Text("emulation", "에뮬레이션")), None),)
     top = target_arch()
@@ -198,10 +192,6 @@ def compare(variants, n: int = 16384, tile: int = 256, k: int = 5, threads: int 
             stages: int | None = None, arch: int | None = None, seed: int = 28) -> list[Run]:
     """:func:`run` each of ``variants`` on the same inputs; ``stages`` goes to the staged
     variants only."""
-    if isinstance(variants, str):
-        raise TypeError(f"variants must be a list of variant names, e.g. [{variants!r}], not a "
-                        "string (a string would be read letter by letter: 'a', 's', ...)")
-    variants = sequence("variants", variants, "variant names")
     return [run(v, n, tile, k, seed, threads=threads, arch=arch,
                 stages=stages if V.get(v).staged else None) for v in variants]
 

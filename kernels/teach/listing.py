@@ -8,11 +8,9 @@ from collections import Counter
 
 from .. import variants as V
 from ..compile import Build, compile_source, kernel_name, source
-from ..device import OLDEST_ARCH
 from ..edition import Text
 from ..geometry import launch_config
 from ..tables import Table
-from ..validate import integer
 
 
 def show(variant: str):
@@ -24,8 +22,6 @@ def show(variant: str):
 
 def diff_text(old: str, new: str, context: int = 3) -> str:
     """The unified diff of two listings, ``context`` lines around each change."""
-    V.get(old), V.get(new)
-    context = integer("context", context, 0, 10**4)
     return "".join(difflib.unified_diff(source(old).splitlines(True), source(new).splitlines(True),
                                         f"kernels/{old}.cu", f"kernels/{new}.cu", n=context))
 
@@ -39,7 +35,6 @@ def diff(old: str, new: str, context: int = 3):
 def copy_instructions(variant: str, arch: int, tile: int = 256, k: int = 5, threads: int = 256) -> dict:
     """How many of each copy-related PTX instruction the compiler emits for ``compute_{arch}``."""
     stages = 4 if V.get(variant).staged else None
-    arch = integer("arch", arch, OLDEST_ARCH, 200)
     cfg = launch_config(1, k, tile, threads, variant, stages)
     if arch < V.get(variant).min_arch:
         raise ValueError(f"{variant} needs sm_{V.get(variant).min_arch} or newer, got arch={arch}")

@@ -33,11 +33,11 @@ from matplotlib import text as mtext
 from .. import variants as V
 from ..edition import KEY, LANGUAGES, Text, columns, language, of, speaking, wrap
 from ..measure.recorded import bytes_in_flight, roofline_rows
-from ..measure.timeline import PHASES_KO, Schedule
+from ..measure.timeline import PHASES_KO
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference
-from ..validate import choice, integer, labelled, same_length, sequence, text, vector
+from ..validate import choice
 
 PAGE_WIDTH_IN = 6.88   # the text column: 688 CSS px
 CSS_PX_PER_IN = 100    # the figure's inch on the page
@@ -222,14 +222,11 @@ def plot_error_map(outputs: dict, x, w, tile: int):
     """|y - reference| for each named output over the whole vector (log scale, tile boundaries
     marked), and, when some outputs are wrong, where inside a tile they fall (a second panel;
     with none wrong, the title says so instead)."""
-    labelled("outputs", outputs, most=4)   # one marker each
     tile = valid_tile(tile)
     ref, bound = reference(x, w), error_bound(x, w)
     n = ref.size
     errors, wrong = {}, {}
     for name, y in outputs.items():
-        vector(f"outputs[{name!r}]", y)
-        same_length(f"outputs[{name!r}]", y, n)
         y = np.asarray(y if isinstance(y, np.ndarray) else y.get(), np.float64)
         errors[name] = np.abs(y - ref)
         wrong[name] = ~(errors[name] <= bound)
@@ -295,17 +292,6 @@ LANE_IN = (0.22, 0.18)   # inches per lane (an 11.5 pt label each): up to 10 lan
 def plot_schedules(*schedules):
     """Gantt charts (one panel per schedule, one lane per block or SM slot) on a shared time
     axis. In the model, the tile's and the taps' loads share a lane: tile above, taps below."""
-    if not schedules:
-        raise ValueError("plot_schedules needs at least one schedule (timeline.model, "
-                         "timeline.measured_schedule)")
-    for i, sched in enumerate(schedules):
-        if not isinstance(sched, Schedule):
-            raise TypeError(f"schedules[{i}] must be a timeline.Schedule, got "
-                            f"{type(sched).__name__}"
-                            + (": pass them as separate arguments, plot_schedules(*schedules)"
-                               if isinstance(sched, (list, tuple)) else ""))
-        if not sched.bars:
-            raise ValueError(f"schedules[{i}] ({sched.title!r}) has no bars")
     lanes = [1 + max(b.lane for b in s.bars) for s in schedules]
     fig = page_figure(0.75 + sum(LANE_IN[n > 10] * (n + 0.4) + 0.35 for n in lanes))
     axes = fig.subplots(len(schedules), 1, sharex=True, squeeze=False,
@@ -382,7 +368,6 @@ def _series_style(name: str) -> dict:
 def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     """Effective bandwidth against N beside the device copy of the same bytes: the asynchronous
     variants above, the plain-load variants and the libraries' convolutions below."""
-    k, label = integer("k (taps)", k), text("label", label)
     recorded = sorted({r["k"] for r in result["rows"]})
     if k not in recorded:
         raise ValueError(f"the recording has no rows for k={k}: it has K = "
@@ -439,7 +424,6 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
 def plot_stage_sweep(result: dict, label: str = ""):
     """Bandwidth of the pipelined kernel against its number of stages, beside the bytes each SM
     keeps in flight (Little's law: bandwidth = bytes in flight / latency)."""
-    label = text("label", label)
     rows = sorted(result["stage_sweep"], key=lambda r: r["config"]["stages"])
     sms = result["provenance"]["multiprocessors"]
     fig = page_figure(3.4)
@@ -481,10 +465,9 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     """Each variant's time over the bound (the larger of the copy and the FMA time: the dashed
     line at 1) against K, with interquartile error bars, from a roofline recording; ``variants``:
     which to draw (default: every one recorded at ``n``)."""
-    label = text("label", label)
     by_variant = roofline_rows(rec, n)
     if variants is not None:
-        variants = [V.get(v).name for v in sequence("variants", variants, "variant names")]
+        variants = [V.get(v).name for v in variants]
         absent = [v for v in variants if v not in by_variant]
         if absent:
             raise ValueError(f"the recording has no rows of {', '.join(absent)} at n = {n}: it "

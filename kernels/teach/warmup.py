@@ -12,14 +12,11 @@ from __future__ import annotations
 from .. import compile as kcompile, device
 from ..files import NOTEBOOK_DIR, read_json
 from ..launch import gpu_target
-from ..validate import choice, flag
 
 
 def warm_up(name: str, background: bool = True) -> None:
     """Start compiling notebook ``name``'s recorded builds for this GPU (or ASYNC_BOOK_ARCH's
     generation); nothing without a GPU. ``background=False`` returns when all are compiled."""
-    name = choice("name (a notebook)", name, sorted(p.stem for p in NOTEBOOK_DIR.glob("*.ipynb")))
-    background = flag("background", background)
     if not device.gpu_available():
         return
     meta = read_json(NOTEBOOK_DIR / f"{name}.ipynb")["metadata"]

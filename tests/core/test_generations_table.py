@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import kernels
-from kernels import variants as V
 from kernels.compile import (Build, CompileError, compile_source, supported_archs, variant_file,
                              warm_cache)
 from support import build
