@@ -33,7 +33,7 @@ from matplotlib import text as mtext
 from .. import variants as V
 from ..edition import KEY, LANGUAGES, Text, columns, language, of, speaking, wrap
 from ..measure.recorded import bytes_in_flight, roofline_rows
-from ..measure.timeline import PHASES_KO
+from .schedule import PHASES_KO
 from .halo import halo_cells
 from ..geometry import launch_config, valid_tile
 from ..reference import error_bound, reference

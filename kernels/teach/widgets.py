@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .. import variants as V
 from ..edition import PAGE_CHARS, Text, bundle, listed as both_listed, show as say, wrap
-from ..measure.timeline import PRESET_PUZZLE, model, model_presets, model_totals, preset_label
+from .schedule import PRESET_PUZZLE, model, model_presets, model_totals, preset_label
 from .explore import (K_RANGE, MAP_UP_TO, STAGE_CHOICES, THREAD_CHOICES, TILE_CHOICES, compare,
                       generation_choices, n_choices, variant_choices)
 from .page import PREVIEW_ENV
@@ -80,7 +80,7 @@ MODEL_CYCLES = {"dram_latency": (10, 2000), "taps_latency": (10, 2000), "compute
 
 
 def model_controls() -> dict:
-    """The model's controls, and a *preset* menu (``timeline.model_presets``, the puzzle's first)
+    """The model's controls, and a *preset* menu (``schedule.model_presets``, the puzzle's first)
     that sets the latency and compute sliders."""
     import ipywidgets as W
     presets = model_presets()
@@ -123,7 +123,7 @@ def explore_model():
 
 
 def model_line(t: dict) -> Text:
-    """The line the model's widget shows above its schedules, from ``timeline.model_totals``."""
+    """The line the model's widget shows above its schedules, from ``schedule.model_totals``."""
     sync, asyn, saved = (f"{t[k]:.0f}" for k in ("sync", "async", "saved"))
     less, speedup = f"{100 * t['less_time']:.1f}%", f"{t['speedup']:.2f}"
     return Text(f"sync {sync} cycles, async {asyn}: overlap saves {saved} cycles, {less} less time, "

@@ -8,7 +8,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from kernels.teach import widgets
+from kernels.teach import schedule, widgets
 from kernels import layout
 from kernels.measure import recorded, timeline
 from support import ROOT
@@ -22,12 +22,12 @@ def test_the_presets_are_the_puzzles_illustration_then_the_h200s_synchronous_blo
     """The preset menu offers the puzzle's 500/100/50 cycles first, then the recording's
     tiled_sync phases, whose model total 'reproduces the synchronous block' up to the rounding
     of the medians."""
-    presets = timeline.model_presets()
-    measured = timeline.preset_name(H200)
-    assert list(presets) == [timeline.PRESET_PUZZLE, measured] and measured == "as measured on the H200"
-    assert presets[timeline.PRESET_PUZZLE] == {"dram_latency": 500, "taps_latency": 100, "compute": 50}
+    presets = schedule.model_presets()
+    measured = schedule.preset_name(H200)
+    assert list(presets) == [schedule.PRESET_PUZZLE, measured] and measured == "as measured on the H200"
+    assert presets[schedule.PRESET_PUZZLE] == {"dram_latency": 500, "taps_latency": 100, "compute": 50}
     assert presets[measured]["taps_latency"] == round(H200["cycles"]["tiled_sync"]["taps load"])
-    sync = timeline.model_totals(**presets[measured])["sync"]
+    sync = schedule.model_totals(**presets[measured])["sync"]
     assert abs(sync - timeline.block_cycles(timeline.records(H200, "tiled_sync"))) <= 2
 
 
@@ -37,9 +37,9 @@ def test_the_model_widget_offers_every_preset_and_only_valid_values():
     async always wins: with the pipe limited, the taps' transfers queued between the tiles' can
     cost the last tile a few cycles.)"""
     c = widgets.model_controls()
-    presets = timeline.model_presets()
+    presets = schedule.model_presets()
     assert [value for _, value in c["preset"].options] == list(presets)
-    assert c["preset"].options[0][0] == c["preset"].value == timeline.PRESET_PUZZLE
+    assert c["preset"].options[0][0] == c["preset"].value == schedule.PRESET_PUZZLE
     for name, preset in presets.items():
         c["preset"].value = name
         assert {p: c[p].value for p in preset} == preset, name
@@ -49,7 +49,7 @@ def test_the_model_widget_offers_every_preset_and_only_valid_values():
     for params in (lo, hi, {**lo, "dram_latency": hi["dram_latency"]}, {**hi, "compute": lo["compute"]}):
         for blocks in (c["blocks_per_sm"].min, c["blocks_per_sm"].max):
             for _, bandwidth in c["bytes_per_cycle"].options:
-                t = timeline.model_totals(**params, blocks_per_sm=blocks, bytes_per_cycle=bandwidth)
+                t = schedule.model_totals(**params, blocks_per_sm=blocks, bytes_per_cycle=bandwidth)
                 assert t["sync"] > 0 and t["async"] > 0
 
 
@@ -93,10 +93,10 @@ def test_notebook_02_glues_every_number_it_names_and_quotes_the_puzzle_right():
     used = set(re.findall(r"\{glue:text\}`(\w+)`", md))
     glued = set()
     for name in ("recording", "model", "taps", "saving", "occupancy", "overhead"):
-        if f"timeline.{name}_numbers(" in code:
-            glued |= set(getattr(timeline, f"{name}_numbers")(*(() if name == "model" else (H200,))))
-    if "timeline.tuned_numbers(" in code:           # chapter 05's tuned kernels
-        glued |= set(timeline.tuned_numbers(recorded.load("h200_roofline")))
+        if f"schedule.{name}_numbers(" in code:
+            glued |= set(getattr(schedule, f"{name}_numbers")(*(() if name == "model" else (H200,))))
+    if "schedule.tuned_numbers(" in code:           # chapter 05's tuned kernels
+        glued |= set(schedule.tuned_numbers(recorded.load("h200_roofline")))
     glued |= set(re.findall(r"\b(\w+)=rows\[", code))
     assert used and used <= glued, used - glued
     for vague in ("the cell's output", "cell prints what", "the lines above say", "(the cell"):
@@ -118,7 +118,7 @@ def test_what_notebook_02_says_about_the_saving():
     from kernels.teach.explore import LAUNCH_BOUND_US   # the puzzle-size kernel: "launch-bound"
     assert s["kernel_us"][16384] < LAUNCH_BOUND_US < s["kernel_us"][2**24]
     assert set(s["kernel_less"]) == {16384, 2**24} and all(f > 0 for f in s["kernel_less"].values())
-    model = timeline.model_totals(**timeline.measured_preset(H200))
+    model = schedule.model_totals(**schedule.measured_preset(H200))
     assert model["less_time"] < s["block_less"]
 
 
@@ -143,7 +143,7 @@ def test_what_notebook_02_says_about_occupancy_and_asynchrony():
 def test_the_model_answer_on_blocks_per_sm():
     """Answer 1 of notebook 02: at 16 B/cycle, the share saved shrinks as blocks are added; the
     cycles saved do not grow, the total does."""
-    rows = [timeline.model_totals(blocks_per_sm=b, bytes_per_cycle=16.0) for b in (1, 2, 4, 8)]
+    rows = [schedule.model_totals(blocks_per_sm=b, bytes_per_cycle=16.0) for b in (1, 2, 4, 8)]
     shares = [r["less_time"] for r in rows]
     assert shares == sorted(shares, reverse=True) and shares[-1] < shares[0]
     assert all(a["saved"] >= b["saved"] - 1e-9 for a, b in zip(rows, rows[1:]))

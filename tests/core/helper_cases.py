@@ -1,7 +1,7 @@
 """The bad-input table of the helpers outside the core (kernels.measure, kernels.teach but its
 exercise checker, kernels.publish): rows as tests/core/test_validation.py's ``CASES`` (which takes
 them in), and the functions whose arguments they cover (``PUBLIC``). A recording is checked
-once, where it is read (``recorded.load``, ``timeline.load_or_measure``, ``nsight.summary``):
+once, where it is read (``recorded.load``, ``timeline.load``, ``nsight.summary``):
 the functions that take it afterwards have rows only for lookups that fail. Every row raises
 before anything runs: on a machine without a GPU and on one with a GPU alike (the GPU check of
 a GPU-only function comes after its argument checks; test_validation.py's
@@ -13,7 +13,7 @@ import kernels
 from inputs import roofline_recording
 from kernels.measure import bench, nsight, recorded, roofline, timeline, timing
 from kernels.publish import translate
-from kernels.teach import explore, halo, listing
+from kernels.teach import explore, halo, listing, schedule
 from support import ROOT
 
 X = np.arange(1000, dtype=np.float32) * 0.37 - 5
@@ -114,9 +114,7 @@ CASES = [
     ("roofline_table: n not recorded", on(recorded.roofline_table, ROOF, 3), ValueError,
      "no rows at n = 3"),
     # --- kernels.measure.timeline ---
-    ("measured_preset: variant not measured", on(timeline.measured_preset, TL, "bulk"),
-     ValueError, "unknown variant 'bulk'"),
-    ("model_presets: unknown recording", on(timeline.model_presets, "h200_timeline"), ValueError,
+    ("model_presets: unknown recording", on(schedule.model_presets, "h200_timeline"), ValueError,
      "did you mean 'h200_timelines'"),
     ("trace: naive", on(timeline.trace, "naive"), ValueError, "naive has no trace points"),
     ("trace: tile 100", on(timeline.trace, "async_halo", tile=100), ValueError,
@@ -128,15 +126,9 @@ CASES = [
     ("instrumentation_cost: k over the tile", on(timeline.instrumentation_cost, "async_halo",
                                                  16384, 32, 33), ValueError,
      "longer than the tile"),
-    ("taps_lesson: sync not measured", on(timeline.taps_lesson, TL, "vec4"), ValueError,
-     "unknown sync 'vec4'"),
-    ("taps_lesson: asyn typo", on(timeline.taps_lesson, TL, "tiled_sync", "asynchalo"),
-     ValueError, "did you mean 'async_halo'"),
     ("overlap_saving: asyn None", on(timeline.overlap_saving, TL, "tiled_sync", None), TypeError,
      "variant must be a string"),
-    ("load_or_measure: None", on(timeline.load_or_measure, None), TypeError,
-     "recorded must be a string"),
-    ("load_or_measure: unknown recording", on(timeline.load_or_measure, "h200_timeline"),
+    ("load_or_measure: unknown recording", on(schedule.load_or_measure, "h200_timeline"),
      ValueError, "did you mean 'h200_timelines'"),
     ("records: variant not traced", on(timeline.records, TL, "bulk"), ValueError,
      "unknown variant 'bulk'"),
@@ -174,4 +166,4 @@ PUBLIC = [
     "bench.measure", "bench.ncu_target", "bench.run", "bench.tune", "bench.tuning_grid",
     "explore.compare", "listing.copy_instructions", "listing.diff", "listing.diff_text",
     "listing.show", "recorded.load", "nsight.summary", "roofline.ncu_target",
-    "timeline.instrumentation_cost", "timeline.load_or_measure", "translate.Edition"]
+    "timeline.instrumentation_cost", "schedule.load_or_measure", "translate.Edition"]

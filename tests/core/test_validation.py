@@ -18,7 +18,7 @@ import helper_cases
 from inputs import roofline_recording
 
 from kernels import compile as kcompile, emulation
-from kernels.teach import explore, plots
+from kernels.teach import explore, plots, schedule
 from kernels.measure import recorded, roofline, timeline
 from kernels.teach.halo import halo_cells
 from kernels.launch import gpu_target
@@ -55,7 +55,7 @@ REF, EB, WO, AC, RI = (kernels.reference, kernels.error_bound, kernels.wrong_out
                        kernels.assert_correct, kernels.random_inputs)
 PEM, PB, PSS = plots.plot_error_map, plots.plot_bandwidth, plots.plot_stage_sweep
 DT = plots.draw_tiles
-MODEL, TOTALS, RUN = timeline.model, timeline.model_totals, explore.run
+MODEL, TOTALS, RUN = schedule.model, schedule.model_totals, explore.run
 
 CASES = [
     # (description, (callable, args, kwargs), error, message fragment)
@@ -355,7 +355,7 @@ CASES = [
      "w must be a NumPy or CuPy array"),
     # --- plots.plot_bandwidth, plot_stage_sweep ---
     ("plot_bandwidth: k not recorded", on(PB, RECORDED, 7), ValueError, "3, 5, 9, 31"),
-    # --- timeline.model ---
+    # --- schedule.model ---
     ("model: mode typo", on(MODEL, "asyn"), ValueError, "did you mean 'async'"),
     ("model: mode upper case", on(MODEL, "SYNC"), ValueError, "did you mean 'sync'"),
     ("model: mode None", on(MODEL, None), TypeError, "mode must be a string"),
@@ -370,7 +370,7 @@ CASES = [
      "blocks_per_sm must be from 1 to 64"),
     ("model: bytes_per_cycle zero", on(MODEL, bytes_per_cycle=0), ValueError,
      "bytes_per_cycle must be greater than 0"),
-    # --- timeline.model_totals ---
+    # --- schedule.model_totals ---
     ("model_totals: mode given", on(TOTALS, mode="sync"), TypeError,
      "model_totals compares both modes"),
     ("model_totals: dram_latency negative", on(TOTALS, dram_latency=-1), ValueError,
@@ -465,8 +465,8 @@ PUBLIC = [
     "launch.conv1d", "launch.prepare", "launch.gpu_target", "launch.emulate", "launch.run",
     "launch.prepare_config", "reference.reference", "reference.error_bound",
     "reference.wrong_outputs", "reference.assert_correct", "reference.random_inputs",
-    "geometry.max_tile", "geometry.launch_config", "halo.halo_cells", "timeline.model",
-    "timeline.model_totals", "explore.run", "plots.draw_tiles", "plots.plot_error_map",
+    "geometry.max_tile", "geometry.launch_config", "halo.halo_cells", "schedule.model",
+    "schedule.model_totals", "explore.run", "plots.draw_tiles", "plots.plot_error_map",
     "plots.plot_bandwidth", "roofline.plan", "roofline.run", "recorded.async_vs_sync",
     "plots.plot_roofline"]
 PUBLIC += helper_cases.PUBLIC
@@ -608,12 +608,12 @@ def test_emulation_memory_is_bounded():
 def test_good_values_of_every_kind_are_accepted():
     assert kernels.random_inputs(np.int64(10), np.int32(3), np.random.default_rng(1))[0].size == 10
     assert kernels.random_inputs(10, 3, np.random.SeedSequence(1))[1].size == 3
-    a = timeline.model_totals(dram_latency=np.float32(500), taps_latency=100, compute=50.0,
+    a = schedule.model_totals(dram_latency=np.float32(500), taps_latency=100, compute=50.0,
                               tile=np.int64(256), blocks_per_sm=np.int8(2), bytes_per_cycle=64)
-    b = timeline.model_totals(dram_latency=500, taps_latency=100, compute=50, tile=256,
+    b = schedule.model_totals(dram_latency=500, taps_latency=100, compute=50, tile=256,
                               blocks_per_sm=2, bytes_per_cycle=64.0)
     assert a == b
-    assert timeline.model(dram_latency=0, taps_latency=0).total == 50
+    assert schedule.model(dram_latency=0, taps_latency=0).total == 50
     assert kernels.max_tile(64, "vec4") == 65536 and kernels.max_tile(np.int64(5)) == 12256
     for k in (3, 5, 9, 31):
         assert plots.plot_bandwidth(RECORDED, np.int64(k), "recorded").axes

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from kernels import layout
-from kernels.teach import plots, widgets
+from kernels.teach import plots, schedule, widgets
 from kernels.measure import timeline
 import kernels
 
 
 def test_the_puzzle_numbers():
-    t = timeline.model_totals()
+    t = schedule.model_totals()
     assert (t["sync"], t["async"], t["saved"]) == (650, 550, 100)
     assert t["less_time"] == pytest.approx(100 / 650)        # 15 %, not "45 %"
     assert t["speedup"] == pytest.approx(650 / 550)
@@ -21,7 +21,7 @@ def test_the_puzzle_numbers():
 @pytest.mark.parametrize("dram, weights, compute", [(500, 100, 50), (100, 500, 50), (300, 300, 10),
                                                     (50, 10, 500)])
 def test_overlap_saves_the_shorter_load_exactly(dram, weights, compute):
-    t = timeline.model_totals(dram_latency=dram, taps_latency=weights, compute=compute)
+    t = schedule.model_totals(dram_latency=dram, taps_latency=weights, compute=compute)
     assert t["sync"] == dram + weights + compute
     assert t["async"] == max(dram, weights) + compute
     assert t["saved"] == min(dram, weights)
@@ -31,30 +31,30 @@ def test_overlap_saves_the_shorter_load_exactly(dram, weights, compute):
 @pytest.mark.parametrize("bandwidth", [None, 64.0, 4.0])
 def test_async_is_never_slower_and_work_is_conserved(blocks, bandwidth):
     params = dict(blocks_per_sm=blocks, bytes_per_cycle=bandwidth, tile=512, k=9)
-    t = timeline.model_totals(**params)
+    t = schedule.model_totals(**params)
     assert t["async"] <= t["sync"]
     for mode in ("sync", "async"):
-        bars = timeline.model(mode, **params).bars
+        bars = schedule.model(mode, **params).bars
         assert sum(b.phase == "compute" for b in bars) == blocks
         computes = sorted((b.start, b.start + b.duration) for b in bars if b.phase == "compute")
         assert all(a[1] <= b[0] for a, b in zip(computes, computes[1:]))   # one ALU at a time
 
 
 def test_more_blocks_hide_latency():
-    one = timeline.model_totals(blocks_per_sm=1)["async"]
-    four = timeline.model_totals(blocks_per_sm=4)["async"]
+    one = schedule.model_totals(blocks_per_sm=1)["async"]
+    four = schedule.model_totals(blocks_per_sm=4)["async"]
     assert four < 4 * one
 
 
 def test_model_rejects_bad_input():
     with pytest.raises(ValueError, match="mode"):
-        timeline.model("overlapped")
+        schedule.model("overlapped")
     with pytest.raises(ValueError, match="multiple of 32"):
-        timeline.model(tile=100)
+        schedule.model(tile=100)
     with pytest.raises(ValueError, match="longer than the tile"):
-        timeline.model(tile=32, k=33)
+        schedule.model(tile=32, k=33)
     with pytest.raises(ValueError, match="blocks_per_sm"):
-        timeline.model(blocks_per_sm=0)
+        schedule.model(blocks_per_sm=0)
 
 
 def test_model_widget_offers_only_valid_values():
@@ -63,7 +63,7 @@ def test_model_widget_offers_only_valid_values():
         for k in range(c["k"].min, c["k"].max + 1):
             for blocks in (c["blocks_per_sm"].min, c["blocks_per_sm"].max):
                 for _, bw in c["bytes_per_cycle"].options:
-                    timeline.model("async", tile=tile, k=k, blocks_per_sm=blocks, bytes_per_cycle=bw)
+                    schedule.model("async", tile=tile, k=k, blocks_per_sm=blocks, bytes_per_cycle=bw)
 
 
 POINTS = len(layout.TRACE_POINTS)
@@ -90,29 +90,29 @@ def test_trace_phases_run_between_consecutive_trace_points():
 
 
 def test_measured_schedule_from_records():
-    s = timeline.measured_schedule(synthetic_records(), "synthetic", max_sms=None)
+    s = schedule.measured_schedule(synthetic_records(), "synthetic", max_sms=None)
     assert {b.phase for b in s.bars} == set(timeline.PHASES)
     assert min(b.start for b in s.bars) == 0
     assert s.total == pytest.approx((5 * 100 + 50 * 5) / 1e3)
     assert all(b.duration == pytest.approx(0.1) for b in s.bars)
     assert timeline.phase_cycles(synthetic_records()) == {p: 180.0 for p, *_ in timeline.TRACE_PHASES}
-    assert plots.plot_schedules(s, timeline.model("async")).axes
+    assert plots.plot_schedules(s, schedule.model("async")).axes
 
 
 def test_measured_schedule_puts_overlapping_blocks_on_separate_lanes():
     rec = synthetic_records(blocks=4, sms=1)       # all on SM 0, overlapping in time
-    s = timeline.measured_schedule(rec, "one SM")
+    s = schedule.measured_schedule(rec, "one SM")
     assert len({b.lane for b in s.bars}) == 4
 
 
 def test_measured_schedule_keeps_the_first_sms_and_the_window():
     rec = synthetic_records(blocks=8, sms=4)       # block b starts 50 b ns after block 0
-    s = timeline.measured_schedule(rec, "two SMs", max_sms=2)
+    s = schedule.measured_schedule(rec, "two SMs", max_sms=2)
     assert {label.split(".")[0] for label in s.meta["labels"].values()} == {"SM 0", "SM 1"}
     assert len(s.bars) == 4 * len(timeline.TRACE_PHASES)     # blocks 0, 1, 4, 5
-    early = timeline.measured_schedule(rec, "first 0.1 µs", max_sms=None, window_us=0.1)
+    early = schedule.measured_schedule(rec, "first 0.1 µs", max_sms=None, window_us=0.1)
     assert len(early.bars) == 3 * len(timeline.TRACE_PHASES)  # blocks 0, 1, 2
-    assert "block" not in {f.name for f in dataclasses.fields(timeline.Bar)}
+    assert "block" not in {f.name for f in dataclasses.fields(schedule.Bar)}
 
 
 def test_first_keeps_the_blocks_a_recording_keeps():
@@ -130,7 +130,7 @@ def test_records_come_back_in_the_record_layout():
 
 
 def test_recorded_timelines_name_their_device():
-    data, source = timeline.load_or_measure()
+    data, source = schedule.load_or_measure()
     p = data["provenance"]
     assert p["backend"] == "gpu" and p["device"] and p["driver"] and p["cupy"] and p["date"]
     assert source.short.endswith(p["device"]) and str(source).startswith(source.short)
@@ -188,21 +188,21 @@ def _h200():
 
 def test_the_page_numbers_of_the_h200_recording():
     h200 = _h200()
-    assert timeline.recording_numbers(h200) == {"rec_device": "NVIDIA H200", "rec_date": "2026-12-04",
+    assert schedule.recording_numbers(h200) == {"rec_device": "NVIDIA H200", "rec_date": "2026-12-04",
                                                 "rec_sms": "132", "rec_l2": "60 MiB"}
-    assert timeline.model_numbers() == {"model_sync": "650", "model_async": "550", "model_saved": "100",
+    assert schedule.model_numbers() == {"model_sync": "650", "model_async": "550", "model_saved": "100",
                                         "model_less": "15.4%", "model_speedup": "1.18x"}
-    taps = timeline.taps_numbers(h200)
+    taps = schedule.taps_numbers(h200)
     # thread 0 loads cells 0 and 256 of the 260-cell buffer: two loads in its tile load, one tap
     assert timeline.THREAD0_TILE_LOADS == 2
     assert (taps["tile_sync"], taps["tile_per_load"], taps["taps_sync"]) == ("849", "424", "484")
     assert taps["taps_over_load"] == "1.1" and taps["taps_over_puzzle"] == "4.8"
-    saving = timeline.saving_numbers(h200)
+    saving = schedule.saving_numbers(h200)
     assert (saving["block_sync"], saving["block_async"], saving["block_less"]) == ("1,731", "1,110", "36%")
     assert saving["kernel_less_large"] == "17%"
-    occ = timeline.occupancy_numbers(h200)
+    occ = schedule.occupancy_numbers(h200)
     assert (occ["occ_seed_sync"], occ["occ_seed_async"], occ["occ_large_resident"]) == ("864", "544", "8")
-    assert timeline.overhead_numbers(h200) == {"cost_low": "10%", "cost_high": "26%"}
+    assert schedule.overhead_numbers(h200) == {"cost_low": "10%", "cost_high": "26%"}
     for numbers in (taps, saving, occ):
         assert all(isinstance(v, str) and v for v in numbers.values())
 
@@ -217,7 +217,7 @@ def test_the_tuned_kernels_of_chapter_05_as_02_quotes_them():
     """02: "tuned to tiles of 1024 (chapter 05), at N = 2^26 and K = 5" the three kernels' µs."""
     from kernels.measure import recorded
     roof = recorded.load("h200_roofline")
-    tuned = timeline.tuned_numbers(roof)
+    tuned = schedule.tuned_numbers(roof)
     assert tuned["tuned_tile"] == "1024"
     assert (tuned["tuned_sync_k5"], tuned["tuned_async_k5"]) == ("139.1", "145.8")
     assert (tuned["tuned_sync_k1"], tuned["tuned_async_k1"]) == ("131.2", "134.3")
@@ -225,7 +225,7 @@ def test_the_tuned_kernels_of_chapter_05_as_02_quotes_them():
     assert tuned["tuned_first_k5"] == "131.4"
     assert (tuned["seed_async_less"], tuned["seed_first_less"]) == ("20%", "26%")
     with pytest.raises(ValueError, match="no tuned"):
-        timeline.tuned_numbers({"rows": [{"name": "tiled_sync", "n": 2**26, "k": 5, "median_us": 1.0,
+        schedule.tuned_numbers({"rows": [{"name": "tiled_sync", "n": 2**26, "k": 5, "median_us": 1.0,
                                           "config": {"tile": 1024}}]})
 
 

@@ -1,4 +1,4 @@
-"""Chapters 01-03: every sentence a cell computes (kernels.measure.timeline, kernels.teach.explore,
+"""Chapters 01-03: every sentence a cell computes (kernels.teach.schedule, kernels.teach.explore,
 kernels.teach.halo, kernels.teach.widgets, kernels.device.backend_summary) is a Text in both
 editions' languages: in the Korean edition Korean, with no run of English prose; with the same
 numbers as the English; and the English exactly as the English notebooks show it."""
@@ -14,8 +14,8 @@ import pytest
 import kernels
 from kernels import device, edition
 from kernels.edition import Text
-from kernels.measure import recorded, timeline
-from kernels.teach import explore, halo, widgets
+from kernels.measure import recorded
+from kernels.teach import explore, halo, schedule, widgets
 from support import ROOT
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -49,12 +49,12 @@ def h200():
     return recorded.load("h200_timelines")
 
 
-# --- kernels.measure.timeline -----------------------------------------------------------------
+# --- kernels.teach.schedule -------------------------------------------------------------------
 
 def test_where_the_data_comes_from_in_korean(h200, monkeypatch):
     monkeypatch.setattr("kernels.device.gpu_available", lambda: False)   # the recording's note
-    _, source = timeline.load_or_measure()
-    note = timeline.data_note(h200, source)
+    _, source = schedule.load_or_measure()
+    note = schedule.data_note(h200, source)
     check(note)
     p = h200["provenance"]
     assert note.en == (f"RECORDED on {p['device']} (driver {p['driver']}, CuPy {p['cupy']}, "
@@ -64,7 +64,7 @@ def test_where_the_data_comes_from_in_korean(h200, monkeypatch):
 
 
 def test_glued_ratios_read_as_bae_in_korean(h200):
-    speedup = timeline.model_numbers()["model_speedup"]
+    speedup = schedule.model_numbers()["model_speedup"]
     assert (speedup.en, speedup.ko) == ("1.18x", "1.18배")
 
 
@@ -72,11 +72,11 @@ def test_notebook_02s_tables_in_both_languages(h200):
     """A table's title and word headers are Texts, carried in the output; its English is what the
     English notebooks show (the phase table's headers: its rows there are a live run's)."""
     rows = [[b, f"{t['sync']:.0f}", f"{t['async']:.0f}", f"{100 * t['less_time']:.1f}%"]
-            for b in (1, 2, 4, 8) for t in [timeline.model_totals(blocks_per_sm=b, bytes_per_cycle=16.0)]]
-    for notebook, table, name in (("02", timeline.model_table(rows), "model_table"),
-                                  ("02", timeline.phase_table(h200), "phase_table"),
-                                  ("02", timeline.occupancy_table(h200), "occupancy_table"),
-                                  ("06", timeline.overhead_table(h200), "overhead_table")):
+            for b in (1, 2, 4, 8) for t in [schedule.model_totals(blocks_per_sm=b, bytes_per_cycle=16.0)]]
+    for notebook, table, name in (("02", schedule.model_table(rows), "model_table"),
+                                  ("02", schedule.phase_table(h200), "phase_table"),
+                                  ("02", schedule.occupancy_table(h200), "occupancy_table"),
+                                  ("06", schedule.overhead_table(h200), "overhead_table")):
         words = [h for h in (table.title, *table.headers) if isinstance(h, Text)]
         assert words, name
         for t in words:
@@ -84,7 +84,7 @@ def test_notebook_02s_tables_in_both_languages(h200):
         assert set(table._repr_mimebundle_()[1][edition.KEY]["editions"]) == {"en", "ko"}, name
         path, = (ROOT / "notebooks").glob(f"{notebook}_*.ipynb")
         cell, = [c for c in nbformat.read(path, as_version=4).cells
-                 if c.cell_type == "code" and f"timeline.{name}(" in c.source]
+                 if c.cell_type == "code" and f"schedule.{name}(" in c.source]
         shown = "\n".join(o.get("text") or o.get("data", {}).get("text/plain", "") for o in cell.outputs)
         assert (str(table).split("\n")[0] if name == "phase_table" else str(table)) in shown, name
 
@@ -166,7 +166,7 @@ def test_the_preview_note_is_markdown_in_both_languages():
 
 
 def test_what_the_widgets_say_in_korean():
-    line = widgets.model_line(timeline.model_totals())
+    line = widgets.model_line(schedule.model_totals())
     check(line)
     assert line == "sync 650 cycles, async 550: overlap saves 100 cycles, 15.4% less time, 1.18x"
     runs = [_gpu_like(r, us, 1.0) for r, us in
