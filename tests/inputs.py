@@ -1,17 +1,18 @@
-"""Test inputs shared by the test modules."""
+"""Test inputs shared by the test modules; ``random_inputs`` is the package's own (fresh
+standard-normal float32: never zeros)."""
 
-from kernels import random_inputs  # noqa: F401  (fresh standard-normal float32: never zeros)
-from kernels import variants as V
+from kernels import random_inputs, variants as V
 from kernels.measure import recorded
-from kernels.variants import get
+
+__all__ = ["random_inputs", "takes_k", "roofline_recording", "check_variants"]
 
 
 def takes_k(variant, k):
     """Whether ``variant`` accepts ``k`` taps (the register-window variants stop at 64)."""
-    return get(variant).takes_k(k)
+    return V.get(variant).takes_k(k)
 
 
-def roofline_recording(date: str = "2026-12-01T00:00:00+00:00") -> dict:
+def roofline_recording() -> dict:
     """A synthetic roofline recording, laid out as kernels.measure.roofline.run writes one (its rows
     made by roofline.bounded), with times chosen so that the verdicts are known: at K = 1 the
     synchronous control staged_sync wins, at K = 5 the best async variant (pipelined) and
@@ -48,9 +49,9 @@ def roofline_recording(date: str = "2026-12-01T00:00:00+00:00") -> dict:
     seed = [dict(name=name, n=16384, k=5, median_us=t, q1_us=0.98 * t, q3_us=1.02 * t,
                  copy_us=2.5, method="graph", config={}, ratio=t / 2.5)
             for name, t in (("copy", 2.5), ("tiled_sync", 4.0), ("tiled_loads_first", 3.4),
-                            ("async_halo", 3.6),
-                            ("empty", 2.0))]
-    return {"provenance": {"backend": "gpu", "device": "Synthetic GPU", "date": date,
+                            ("async_halo", 3.6), ("empty", 2.0))]
+    return {"provenance": {"backend": "gpu", "device": "Synthetic GPU",
+                           "date": "2026-12-01T00:00:00+00:00",
                            "command": "python -m kernels.measure.roofline --out test.json",
                            "n_repeat": 30},
             "left_out": [], "grid": {}, "fma": {"fma_per_s": fma_per_s},

@@ -49,7 +49,6 @@ def test_config_names_the_repository_and_branch():
     assert source.startswith(nbtools.SETUP_MARKER)
     assert json.dumps(nbtools.repository_url()) in source
     assert json.dumps(nbtools.repository_branch()) in source
-    assert '"--branch", branch' in source
 
 
 def test_every_notebook_opens_with_the_setup_cell_out_of_the_page():
@@ -114,8 +113,6 @@ def test_a_failed_clone_stops_run_all_in_a_jupyter_kernel(tmp_path, monkeypatch)
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(nbtools.setup_cell_source(url="file:///nonexistent/x.git")),
                 nbformat.v4.new_code_cell("print('the next cell ran')")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
     client = nbclient.NotebookClient(nb, timeout=120, startup_timeout=180, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     with pytest.raises(nbclient.exceptions.CellExecutionError):

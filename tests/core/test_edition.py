@@ -1,22 +1,20 @@
-"""kernels/edition.py: which edition a process shows, text in both languages, and how
-``translate sync`` gives the Korean notebook the Korean words of the English run; the Korean
-build's extension (book/_ext/korean.py): anchors and search."""
+"""kernels/edition.py: which edition a process shows, text and figures in both languages (what
+``translate sync`` makes of them: tests/book/test_korean.py); the Korean build's extension
+(book/_ext/korean.py): anchors and search."""
 
 import json
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from kernels import edition
 from kernels.edition import Text
-from kernels.publish import translate
 from kernels.tables import Table
 from support import ROOT
-
 
 
 def _korean():
@@ -46,20 +44,14 @@ def test_the_edition_comes_from_the_variable_then_the_folder(monkeypatch, tmp_pa
         edition.language()
 
 
-
-def test_text_is_the_current_editions_words_and_keeps_both(monkeypatch):
+def test_text_is_the_current_editions_words_and_its_output_carries_both(monkeypatch):
     monkeypatch.setenv(edition.ENV, "ko")
     t = Text("a tie", "동률")
     assert t == "동률" and (t.en, t.ko) == ("a tie", "동률")
     joined = Text(", ", ", ").join([t, "bulk"]) + "."
     assert (joined.en, joined.ko) == ("a tie, bulk.", "동률, bulk.")
-    monkeypatch.setenv(edition.ENV, "en")
-    assert Text("a tie", "동률") == "a tie"
     with pytest.raises(TypeError, match="two texts"):
         Text("a", None)
-
-
-def test_both_editions_ride_in_the_outputs_metadata(monkeypatch):
     monkeypatch.setenv(edition.ENV, "en")
     data, meta = Text("faster", "빠릅니다")._repr_mimebundle_()
     assert data == {"text/plain": "faster"}
@@ -67,8 +59,7 @@ def test_both_editions_ride_in_the_outputs_metadata(monkeypatch):
 
 
 @pytest.mark.parametrize("value, en, ko", [
-    (edition.times(1.184), "1.18x", "1.18배"), (edition.times(4.21, 1), "4.2x", "4.2배"),
-    (edition.millions(41_020_000), "41.0M", "4,100만"), (edition.millions(94_480_000), "94.5M", "9,450만"),
+    (edition.times(4.21, 1), "4.2x", "4.2배"), (edition.millions(94_480_000), "94.5M", "9,450만"),
     (edition.millions(162_340_000), "162.3M", "1억 6,230만"), (edition.millions(1e8), "100.0M", "1억")])
 def test_numbers_are_written_each_editions_way(value, en, ko):
     assert (value.en, value.ko) == (en, ko)
@@ -88,50 +79,19 @@ def test_a_table_shows_each_language_aligned_in_columns(monkeypatch):
     assert set(plain) == {"text/plain", "text/html"}                # no editions: English only
 
 
-def test_sync_writes_the_korean_words_of_the_english_run(tmp_path):
-    (tmp_path / "notebooks").mkdir()
-    (tmp_path / "book").mkdir()
-    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n"
-                                       "- file: notebooks/01_probe\n")
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# Title"), nbformat.v4.new_code_cell("show(x)")]
-    data, meta = Text("1.05x faster", "1.05배 빠릅니다")._repr_mimebundle_()
-    nb.cells[1].outputs = [nbformat.v4.new_output("display_data", data=data, metadata=meta),
-                           nbformat.v4.new_output("stream", name="stdout", text="as it is\n")]
-    nbformat.write(nb, tmp_path / "notebooks" / "01_probe.ipynb")
-    ed = translate.Edition(tmp_path)
-    translate.sync(ed)
-    ko = nbformat.read(ed.notebooks / "01_probe.ipynb", as_version=4)
-    out = ko.cells[1].outputs
-    assert out[0].data == {"text/plain": "1.05배 빠릅니다"}
-    assert out[0].metadata == nb.cells[1].outputs[0].metadata      # both kept: a later sync too
-    assert out[1].text == "as it is\n"
-
-
-def test_a_figure_is_drawn_in_each_language_and_sync_gives_the_korean_its_own(tmp_path, monkeypatch):
+def test_a_figure_is_drawn_in_each_language(monkeypatch):
+    """Its output shows the English drawing and carries the Korean one (not the English again),
+    each with its alt text."""
     import IPython.display
     from kernels.teach import plots
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda data, raw, metadata: shown.append((data, metadata)))
     plots.draw_tiles(n=80, tile=32, k=3)._ipython_display_()
     (data, meta), = shown
-    ko_png = meta[edition.KEY]["editions"]["ko"]["image/png"]
-    assert ko_png != data["image/png"] and "en" not in meta[edition.KEY]["editions"]
+    ko = meta[edition.KEY]["editions"]["ko"]
+    assert ko["image/png"] != data["image/png"] and "en" not in meta[edition.KEY]["editions"]
     assert meta["image/png"]["alt"] == data["text/plain"] and "80 floats" in data["text/plain"]
-    (tmp_path / "notebooks").mkdir()
-    (tmp_path / "book").mkdir()
-    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n"
-                                       "- file: notebooks/01_probe\n")
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("plots.draw_tiles()")]
-    nb.cells[0].outputs = [nbformat.v4.new_output("display_data", data=data, metadata=meta)]
-    nbformat.write(nb, tmp_path / "notebooks" / "01_probe.ipynb")
-    translate.sync(ed := translate.Edition(tmp_path))
-    cell, = nbformat.read(ed.notebooks / "01_probe.ipynb", as_version=4).cells
-    out, = cell.outputs
-    assert out.data["image/png"] == ko_png and edition.KEY not in out.metadata   # one PNG
-    ko_alt = meta[edition.KEY]["editions"]["ko"]["text/plain"]   # its alt, where MyST-NB reads it
-    assert "벡터" in ko_alt and out.metadata["image/png"]["alt"] == cell.metadata["mystnb"]["image"]["alt"] == ko_alt
+    assert "벡터" in ko["text/plain"]
 
 
 def test_the_korean_figures_draw_every_glyph(monkeypatch, caplog):
@@ -144,8 +104,8 @@ def test_the_korean_figures_draw_every_glyph(monkeypatch, caplog):
     from kernels.teach import plots
     monkeypatch.setenv(edition.ENV, "ko")
     result, roof = recorded.load(), recorded.load("h200_roofline")
-    for fig in (plots.plot_bandwidth(result, label=recorded.provenance(result["provenance"])),
-                plots.plot_stage_sweep(result, label=recorded.provenance(result["provenance"])),
+    label = recorded.provenance(result["provenance"])
+    for fig in (plots.plot_bandwidth(result, label=label), plots.plot_stage_sweep(result, label=label),
                 plots.plot_roofline(roof, label=recorded.provenance(roof["provenance"])),
                 plots.draw_tiles()):
         fig.png(dpi=50)
@@ -160,15 +120,14 @@ def test_the_korean_figures_draw_every_glyph(monkeypatch, caplog):
 
 
 def test_the_figures_font_has_every_hangul_syllable_they_draw():
+    """Every syllable of the modules that draw them (the notebooks' cells are in the Korean
+    notebooks, which tests/book/test_korean.py checks against the same font)."""
     from fontTools.ttLib import TTFont
+    from kernels.measure import timeline
     from kernels.teach import plots
     cmap = TTFont(plots.FONT).getBestCmap()
-    root = Path(plots.__file__).parents[2]
-    texts = [Path(plots.__file__).read_text(encoding="utf-8"),
-             (root / "kernels" / "measure" / "timeline.py").read_text(encoding="utf-8"),
-             *(c.source for path in root.glob("notebooks/*.ipynb")
-               for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code")]
-    used = {c for t in texts for c in t if "가" <= c <= "힣"}
+    used = {c for m in (plots, timeline) for c in Path(m.__file__).read_text(encoding="utf-8")
+            if "가" <= c <= "힣"}
     assert used and not sorted(c for c in used if ord(c) not in cmap)
 
 
@@ -201,7 +160,6 @@ def test_korean_lines_wrap_at_their_width_in_columns():
     for out in edition.wrap(line, 40, "  "):
         assert edition.columns(out) <= 40, out
     english = "- K = 1 in the same configuration (tile 1024, 128 threads, one block per tile)"
-    import textwrap
     assert edition.wrap(english, 40, "  ") == textwrap.wrap(english, 40, subsequent_indent="  ",
                                                             break_long_words=False,
                                                             break_on_hyphens=False)

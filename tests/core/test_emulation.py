@@ -16,7 +16,6 @@ def shapes(draw):
     """(n, tile, k): small and large kernels, n below k, n off the tile, n an exact multiple."""
     tile = 32 * draw(st.integers(1, 16))
     k = draw(st.one_of(st.integers(1, 9), st.integers(1, tile), st.sampled_from([tile, tile - 1])))
-    k = max(1, k)
     n = draw(st.one_of(st.integers(1, k + 1), st.integers(1, 6 * tile),
                        st.integers(1, 6).map(lambda m: m * tile)))
     return n, tile, k
@@ -30,7 +29,6 @@ def test_correct_variants_match_reference(variant, shape, seed):
     assume(takes_k(variant, k))
     x, w = random_inputs(n, k, seed)
     y = kernels.conv1d(x, w, variant, tile=tile, backend="emulate")
-    assert y.dtype == np.float32 and y.shape == (n,)
     kernels.assert_correct(y, x, w, f"{variant} n={n} tile={tile} k={k}")
 
 
@@ -39,22 +37,12 @@ def test_correct_variants_match_reference(variant, shape, seed):
                                         (16385, 256, 4), (24400, 2752, 33), (5000, 96, 64)])
 @pytest.mark.parametrize("variant", CORRECT)
 def test_edge_shapes(variant, n, tile, k):
+    """Every time, not only when drawn: K = 1, n below K, n one past a tile, K as long as the
+    tile, the seed's size, a tile past 512 and the register-window variants' largest K."""
     if not takes_k(variant, k):
         pytest.skip(f"{variant} takes k <= 64")
     x, w = random_inputs(n, k)
     kernels.assert_correct(kernels.conv1d(x, w, variant, tile=tile, backend="emulate"), x, w)
-
-
-def test_puzzle28_error_map_at_seed_config():
-    """The published algorithm is wrong at exactly 4 outputs per tile: i mod 256 in {0,1,254,255}."""
-    p = kernels.PUZZLE28
-    x, w = random_inputs(p.n, p.k)
-    y = kernels.conv1d(x, w, "puzzle28", tile=p.tile, backend="emulate")
-    bad = kernels.wrong_outputs(y, x, w)
-    assert bad.size == 256
-    assert set(bad % 256) == {0, 1, 254, 255}
-    # ... where it copied its input, to the bit.
-    np.testing.assert_array_equal(y[bad], x[bad])
 
 
 @settings(max_examples=60, deadline=None)
@@ -72,28 +60,24 @@ def test_puzzle28_wrong_only_at_tile_edges(shape, seed):
 
 def test_check_catches_a_kernel_without_halo(monkeypatch):
     """Break the emulated kernel the way a real bug would (halo cells never loaded, left as 0):
-    the correctness check must reject it, at the tile boundaries and nowhere else."""
+    the correctness check must reject it at every tile boundary and nowhere else."""
     original = emulation._load_tile_with_halo
 
     def no_halo(x, k, tile, blocks=None):
         x_s = original(x, k, tile, blocks)
-        x_s[:, :k // 2] = 0
-        x_s[:, k // 2 + tile:] = 0
+        x_s[:, :k // 2] = x_s[:, k // 2 + tile:] = 0
         return x_s
 
     monkeypatch.setattr(emulation, "_load_tile_with_halo", no_halo)
     x, w = random_inputs(4096, 5)
     bad = kernels.wrong_outputs(kernels.conv1d(x, w, "async_halo", backend="emulate"), x, w)
-    assert bad.size > 0
-    assert set(bad % 256) <= {0, 1, 254, 255}
+    assert set(bad % 256) == {0, 1, 254, 255}
 
 
-def test_check_catches_nan_and_unwritten_outputs():
+def test_assert_correct_rejects_unwritten_nan_outputs():
     x, w = random_inputs(1000, 3)
     y = kernels.reference(x, w).astype(np.float32)
-    assert kernels.wrong_outputs(y, x, w).size == 0
     y[[0, 517, 999]] = np.nan
-    np.testing.assert_array_equal(kernels.wrong_outputs(y, x, w), [0, 517, 999])
     with pytest.raises(AssertionError, match="3 of 1000 outputs wrong"):
         kernels.assert_correct(y, x, w)
 
@@ -104,8 +88,3 @@ def test_reference_matches_the_definition():
     direct = [sum(float(x[i + j - h]) * float(w[j]) for j in range(k) if 0 <= i + j - h < x.size)
               for i in range(x.size)]
     np.testing.assert_allclose(kernels.reference(x, w), direct, rtol=1e-12, atol=1e-12)
-
-
-def test_cupy_free_numpy_result_type():
-    x, w = random_inputs(300, 3)
-    assert isinstance(kernels.conv1d(x, w, backend="emulate"), np.ndarray)

@@ -3,53 +3,33 @@ the PTX of the listings its column names, compiled for that row's targets, and e
 is absent; the assembler table's instructions assemble from the target it names and are refused,
 with the quoted message, one generation earlier. All without a GPU (NVRTC)."""
 
-from __future__ import annotations
-
 import re
 from pathlib import Path
 
 import pytest
 
 import kernels
-from kernels.compile import (Build, CompileError, compile_source, supported_archs, variant_file,
-                             warm_cache)
-from support import build
+from kernels.compile import Build, CompileError, compile_source, supported_archs, warm_cache
+from support import build, compiled
 
 PAGE = Path(__file__).resolve().parents[2] / "book" / "generations.md"
 CODE = re.compile(r"`([^`]+)`")
 CLAIM = re.compile(r"(\bno\s+)?`([^`]+)`(?:\s*\((\d+) bytes\))?")
 
 
-def tables(text: str) -> list[list[list[str]]]:
-    """Every pipe table of a markdown text: its rows (header first, the --- row dropped), cells
-    stripped."""
-    found, rows = [], []
-    for line in text.splitlines() + [""]:
-        if line.startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if not all(re.fullmatch(r":?-+:?", c) for c in cells):
-                rows.append(cells)
-        elif rows:
-            found.append(rows)
-            rows = []
-    return found
-
-
 def tables_named(first_header: str) -> list[list[list[str]]]:
-    return [t for t in tables(PAGE.read_text()) if t[0][0] == first_header]
+    """The page's pipe tables whose first header is ``first_header``: their rows (header first,
+    the --- row dropped), cells stripped."""
+    found = [[[c.strip() for c in line.strip().strip("|").split("|")] for line in table.splitlines()
+              if not re.fullmatch(r"[|:\-\s]+", line)]
+             for table in re.findall(r"(?:^\|.*\n?)+", PAGE.read_text(), re.M)]
+    return [t for t in found if t[0][0] == first_header]
 
 
 def targets(cell: str) -> list[int]:
     archs = [int(a) for a in re.findall(r"`sm_(\d+)`", cell)]
     assert archs, f"no `sm_XX` in {cell!r}"
     return archs
-
-
-def claims(cell: str) -> list[tuple[str, bool, int | None]]:
-    """(instruction, present, copy size in bytes or None) for each backticked name of a cell."""
-    found = [(m[2], not m[1], int(m[3]) if m[3] else None) for m in CLAIM.finditer(cell)]
-    assert found, f"a cell claims nothing: {cell!r}"
-    return found
 
 
 def ptx_tables():
@@ -59,7 +39,6 @@ def ptx_tables():
     assert found, f"no table headed 'target' in {PAGE}"
     columns, cells = [], []
     for header, *rows in found:
-        assert header[1] == "GPUs", header
         own = []
         for i, title in enumerate(header[2:], start=2):
             names = [n for n in CODE.findall(title) if n in kernels.VARIANTS]
@@ -77,30 +56,19 @@ def ptx_tables():
 COLUMNS, CELLS = ptx_tables()
 
 
-def ptx(variant: str, arch: int) -> str:
-    return variant_file(variant, build(variant, f"compute_{arch}")).read_text()
-
-
-def instructions(ptx_text: str) -> list[tuple[str, str]]:
-    """(opcode, operands) of every instruction of a PTX text: directives, labels, braces and
-    comments left out, predicate guards (@%p1) dropped."""
+def uses(ptx_text: str, name: str) -> list[str]:
+    """The operands of every instruction of a PTX text named ``name`` or ``name.<more>``
+    (directives, labels and comments left out, predicate guards (@%p1) dropped)."""
     found = []
     for line in ptx_text.splitlines():
-        line = re.sub(r"//.*", "", line).strip()
-        line = re.sub(r"^@!?%\w+\s+", "", line)
-        m = re.match(r"([a-z][\w.:]*)\s*([^;]*);", line)
-        if m:
-            found.append((m[1], m[2].strip()))
+        m = re.match(r"(?:@!?%\w+\s+)?([a-z][\w.:]*)\s*([^;]*);", re.sub(r"//.*", "", line).strip())
+        if m and (m[1] == name or m[1].startswith(name + ".")):
+            found.append(m[2].strip())
     return found
 
 
-def uses(ptx_text: str, name: str) -> list[str]:
-    """The operands of every instruction named ``name`` or ``name.<more>``."""
-    return [ops for op, ops in instructions(ptx_text) if op == name or op.startswith(name + ".")]
-
-
 @pytest.fixture(scope="module", autouse=True)
-def compiled():
+def warm():
     """Compile every (listing, target) the tables name at once, in parallel, into the cache."""
     archs = set(supported_archs())
     warm_cache([(v, build(v, f"compute_{arch}")) for arch, names, _ in CELLS if arch in archs
@@ -124,19 +92,20 @@ def test_the_rows_targets_are_ones_nvrtc_compiles():
 @pytest.mark.parametrize("arch, variants, cell", CELLS,
                          ids=[f"sm_{a}-{'+'.join(v)}" for a, v, _ in CELLS])
 def test_each_cell_is_what_the_ptx_shows(arch, variants, cell):
+    claims = CLAIM.findall(cell)   # (no, instruction, copy size in bytes)
+    assert claims, f"a cell claims nothing: {cell!r}"
     wrong = []
     for variant in variants:
-        text = ptx(variant, arch)
-        assert f".target sm_{arch}" in text
-        for name, present, size in claims(cell):
+        text = compiled(variant, f"compute_{arch}").read_text()
+        for no, name, size in claims:
             found = uses(text, name)
-            if present and not found:
+            if not no and not found:
                 wrong.append(f"{variant}: no {name}")
-            elif not present and found:
+            elif no and found:
                 wrong.append(f"{variant}: has {name} ({len(found)} times), the table says no")
-            elif size is not None:
+            elif size:
                 sizes = {int(ops.split(",")[2]) for ops in found}
-                if sizes != {size}:
+                if sizes != {int(size)}:
                     wrong.append(f"{variant}: {name} copies {sorted(sizes)} bytes, not {size}")
     assert not wrong, f"sm_{arch}, the cell {cell!r}:\n" + "\n".join(wrong)
 
@@ -147,8 +116,7 @@ BULK_ARCHS = sorted({arch for arch, names, cell in CELLS if "bulk" in names and 
 @pytest.mark.parametrize("arch", BULK_ARCHS)
 def test_the_bulk_copy_assembles_where_the_table_has_it(arch):
     """Beyond the PTX: ptxas turns the bulk listing into machine code for each such target."""
-    cubin = variant_file("bulk", build("bulk", f"sm_{arch}")).read_bytes()
-    assert cubin[:4] == b"\x7fELF"
+    assert compiled("bulk", f"sm_{arch}").read_bytes()[:4] == b"\x7fELF"
 
 
 def test_ada_lowers_the_same_barrier_copy_to_per_thread_cp_async():
@@ -161,9 +129,8 @@ def test_ada_lowers_the_same_barrier_copy_to_per_thread_cp_async():
     assert {int(ops.split(",")[2]) for ops in uses(text, "cp.async.cg.shared.global")} == {16}
     assert uses(text, "cp.async.mbarrier.arrive.shared.b64")
     assert not uses(text, "cp.async.bulk")
-    page = PAGE.read_text()
-    for name in ("cp.async.cg.shared.global", "cp.async.mbarrier.arrive.shared.b64"):
-        assert f"`{name}`" in page
+    assert all(f"`{name}`" in PAGE.read_text()
+               for name in ("cp.async.cg.shared.global", "cp.async.mbarrier.arrive.shared.b64"))
 
 
 # One instruction of each kind, in inline assembly, for the assembler table.
@@ -172,15 +139,6 @@ ASSEMBLY = {
     "cp.async.bulk": "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
                      "[%0], [%1], 256, [%2];",
 }
-
-
-def assemble(instruction: str, arch: int) -> None:
-    src = ('extern "C" __global__ void probe(const float* x) {\n'
-           '    __shared__ __align__(128) float s[64];\n'
-           '    __shared__ unsigned long long bar;\n'
-           f'    asm volatile("{ASSEMBLY[instruction]}" :: "r"((unsigned)__cvta_generic_to_shared(s)),'
-           ' "l"(x), "r"((unsigned)__cvta_generic_to_shared(&bar)) : "memory");\n}\n')
-    compile_source(src, "probe", Build(256, 5, 256, f"sm_{arch}"))
 
 
 (ASSEMBLER_ROWS,) = [t[1:] for t in tables_named("instruction")]
@@ -193,8 +151,12 @@ def test_the_assembler_refuses_each_copy_one_generation_early(row):
     (earlier,) = targets(row[2])
     assert earlier < oldest
     (message,) = re.findall(r'"([^"]+)"', row[2])
-    assert instruction in ASSEMBLY, f"no assembly for {instruction}: add one to ASSEMBLY"
-    assemble(instruction, oldest)
+    src = ('extern "C" __global__ void probe(const float* x) {\n'
+           '    __shared__ __align__(128) float s[64];\n'
+           '    __shared__ unsigned long long bar;\n'
+           f'    asm volatile("{ASSEMBLY[instruction]}" :: "r"((unsigned)__cvta_generic_to_shared(s)),'
+           ' "l"(x), "r"((unsigned)__cvta_generic_to_shared(&bar)) : "memory");\n}\n')
+    compile_source(src, "probe", Build(256, 5, 256, f"sm_{oldest}"))
     with pytest.raises(CompileError) as refused:
-        assemble(instruction, earlier)
+        compile_source(src, "probe", Build(256, 5, 256, f"sm_{earlier}"))
     assert message in refused.value.log

@@ -1,11 +1,16 @@
 """Every documented bad input raises the documented error, before anything compiles or runs.
 
 ``CASES`` is the table: one row per bad input to a public function, with the error and a fragment
-of the message (which names the argument and the rule). Every row must raise from inside the
-``kernels`` package, before NumPy, CuPy or the compiler sees the input.
+of the message (which names the argument and the rule); a row's id is its function and its
+description. Every row must raise from inside the ``kernels`` package, before NumPy, CuPy or the
+compiler sees the input. The launch API (conv1d, prepare, emulate, launch_config, max_tile and
+the reference functions) has a row for each check, the other public functions one for each
+argument they check. A recording is checked once, where it is read (``recorded.load``,
+``timeline.load``, ``nsight.summary``): the functions that take it afterwards have rows only for
+lookups that fail. A GPU-only function checks its arguments before the GPU, so its rows raise
+with or without one.
 """
 
-import collections
 import tracemalloc
 import warnings
 from pathlib import Path
@@ -14,14 +19,14 @@ import numpy as np
 import pytest
 
 import kernels
-import helper_cases
 from inputs import roofline_recording
-
 from kernels import compile as kcompile, emulation
-from kernels.teach import explore, plots, schedule
-from kernels.measure import recorded, roofline, timeline
-from kernels.teach.halo import halo_cells
 from kernels.launch import gpu_target
+from kernels.measure import bench, nsight, recorded, roofline, timeline, timing
+from kernels.publish import translate
+from kernels.teach import explore, listing, plots, schedule
+from kernels.teach.halo import halo_cells
+from support import ROOT
 
 KERNELS_DIR = Path(kernels.__file__).resolve().parent
 X = np.arange(1000, dtype=np.float32) * 0.37 - 5
@@ -30,6 +35,7 @@ Y = kernels.reference(X, W).astype(np.float32)           # correct outputs for X
 HUGE = np.broadcast_to(np.float32(1), (2**31,))           # 2**31 elements, no memory
 RECORDED = recorded.load()                                 # the recorded H200 benchmark
 ROOF = roofline_recording()                                # a synthetic roofline recording
+TL = recorded.load("h200_timelines")
 ONES = {k: np.ones(k, np.float32) for k in (33, 64, 65, 3000, 4500, 12000)}
 
 
@@ -51,14 +57,13 @@ def on(f, *args, **kwargs):
 
 
 E, LC, MT = kernels.emulate, kernels.launch_config, kernels.max_tile
+P, PC = kernels.prepare, kernels.prepare_config
 REF, EB, WO, AC, RI = (kernels.reference, kernels.error_bound, kernels.wrong_outputs,
                        kernels.assert_correct, kernels.random_inputs)
-PEM, PB, PSS = plots.plot_error_map, plots.plot_bandwidth, plots.plot_stage_sweep
-DT = plots.draw_tiles
+PEM, DT = plots.plot_error_map, plots.draw_tiles
 MODEL, TOTALS, RUN = schedule.model, schedule.model_totals, explore.run
 
 CASES = [
-    # (description, (callable, args, kwargs), error, message fragment)
     # --- kernels.conv1d ---
     ("x not an array", conv(x=list(X)), TypeError, "NumPy or CuPy array"),
     ("x float64", conv(x=X.astype(np.float64)), TypeError, "x must be float32"),
@@ -157,320 +162,323 @@ CASES = [
     ("bulk 8 stages over shared memory", conv(variant="bulk", tile=8192, stages=8), ValueError,
      "shared memory"),
     # --- kernels.prepare (what is checked before CuPy arrays are needed) ---
-    ("prepare: x a NumPy array", on(kernels.prepare, "async_halo", X, W, Y), TypeError,
-     "x must be a CuPy array"),
-    ("prepare: x a list", on(kernels.prepare, "async_halo", list(X), W, Y), TypeError,
-     "x must be a CuPy array"),
-    ("prepare: variant typo", on(kernels.prepare, "pipelind", X, W, Y), ValueError,
-     "did you mean 'pipelined'"),
-    ("prepare: variant None", on(kernels.prepare, None, X, W, Y), TypeError,
-     "variant must be a string"),
-    ("prepare: arch below 75", on(kernels.prepare, "async_halo", X, W, Y, arch=70), ValueError,
+    ("x a NumPy array", on(P, "async_halo", X, W, Y), TypeError, "x must be a CuPy array"),
+    ("x a list", on(P, "async_halo", list(X), W, Y), TypeError, "x must be a CuPy array"),
+    ("variant typo", on(P, "pipelind", X, W, Y), ValueError, "did you mean 'pipelined'"),
+    ("variant None", on(P, None, X, W, Y), TypeError, "variant must be a string"),
+    ("arch below 75", on(P, "async_halo", X, W, Y, arch=70), ValueError,
      "arch must be at least 75"),
-    ("prepare: arch a string", on(kernels.prepare, "async_halo", X, W, Y, arch="75"), TypeError,
+    ("arch a string", on(P, "async_halo", X, W, Y, arch="75"), TypeError,
      "arch must be an integer"),
-    ("prepare: jitter a string", on(kernels.prepare, "async_halo", X, W, Y, jitter="yes"),
+    ("jitter a string", on(P, "async_halo", X, W, Y, jitter="yes"),
      TypeError, "jitter must be True or False"),
-    ("prepare: src bytes", on(kernels.prepare, "async_halo", X, W, Y, src=b"__global__"),
+    ("src bytes", on(P, "async_halo", X, W, Y, src=b"__global__"),
      TypeError, r"src \(CUDA source text\) must be a string"),
     # --- kernels.prepare_config: prepare for a launch already laid out ---
-    ("prepare_config: cfg a dict", on(kernels.prepare_config, {}, X, W, Y), TypeError,
-     "cfg must be a LaunchConfig"),
-    ("prepare_config: x a NumPy array", on(kernels.prepare_config, LC(X.size, W.size), X, W, Y),
+    ("cfg a dict", on(PC, {}, X, W, Y), TypeError, "cfg must be a LaunchConfig"),
+    ("x a NumPy array", on(PC, LC(X.size, W.size), X, W, Y),
      TypeError, "x must be a CuPy array"),
-    ("prepare_config: arch below 75",
-     on(kernels.prepare_config, LC(X.size, W.size), X, W, Y, arch=70), ValueError,
+    ("arch below 75", on(PC, LC(X.size, W.size), X, W, Y, arch=70), ValueError,
      "arch must be at least 75"),
-    ("prepare_config: jitter a string",
-     on(kernels.prepare_config, LC(X.size, W.size), X, W, Y, jitter=1), TypeError,
+    ("jitter a string", on(PC, LC(X.size, W.size), X, W, Y, jitter=1), TypeError,
      "jitter must be True or False"),
     # --- kernels.emulate ---
-    ("emulate: x float64", on(E, "async_halo", X.astype(np.float64), W), TypeError,
-     "x must be float32"),
-    ("emulate: w float64", on(E, "async_halo", X, W.astype(np.float64)), TypeError,
-     "w must be float32"),
-    ("emulate: x complex", on(E, "naive", X.astype(np.complex64), W), TypeError,
+    ("x float64", on(E, "async_halo", X.astype(np.float64), W), TypeError, "x must be float32"),
+    ("w float64", on(E, "async_halo", X, W.astype(np.float64)), TypeError, "w must be float32"),
+    ("x complex", on(E, "naive", X.astype(np.complex64), W), TypeError,
      "complex numbers are not supported"),
-    ("emulate: x int16", on(E, "naive", X.astype(np.int16), W), TypeError, "x must be float32"),
-    ("emulate: x bool", on(E, "naive", X > 0, W), TypeError, "x must be float32, got bool"),
-    ("emulate: x masked", on(E, "naive", np.ma.masked_less(X, 0), W), TypeError,
-     "x is a masked array"),
-    ("emulate: w matrix", on(E, "naive", X, matrix(W)), TypeError, "w is a numpy.matrix"),
-    ("emulate: x a list", on(E, "naive", list(X), W), TypeError, "x must be a NumPy"),
-    ("emulate: x 2-D", on(E, "naive", X.reshape(10, 100), W), ValueError, "x must be 1-D"),
-    ("emulate: w empty", on(E, "naive", X, W[:0]), ValueError, "w is empty"),
-    ("emulate: variant typo", on(E, "naiv", X, W), ValueError, "did you mean 'naive'"),
-    ("emulate: variant None", on(E, None, X, W), TypeError, "variant must be a string"),
-    ("emulate: tile 100", on(E, "naive", X, W, tile=100), ValueError, "multiple of 32"),
-    ("emulate: tile a float", on(E, "naive", X, W, tile=256.0), TypeError,
-     "tile must be an integer"),
-    ("emulate: tile over shared memory", on(E, "async_halo", X, W, tile=12288), ValueError,
-     "shared memory"),
-    ("emulate: vec4 with 65 taps", on(E, "vec4", X, ONES[65]), ValueError, "at most 64"),
-    ("emulate: taps longer than the tile", on(E, "naive", X, ONES[64], tile=32), ValueError,
+    ("x int16", on(E, "naive", X.astype(np.int16), W), TypeError, "x must be float32"),
+    ("x bool", on(E, "naive", X > 0, W), TypeError, "x must be float32, got bool"),
+    ("x masked", on(E, "naive", np.ma.masked_less(X, 0), W), TypeError, "x is a masked array"),
+    ("w matrix", on(E, "naive", X, matrix(W)), TypeError, "w is a numpy.matrix"),
+    ("x a list", on(E, "naive", list(X), W), TypeError, "x must be a NumPy"),
+    ("x 2-D", on(E, "naive", X.reshape(10, 100), W), ValueError, "x must be 1-D"),
+    ("w empty", on(E, "naive", X, W[:0]), ValueError, "w is empty"),
+    ("variant typo", on(E, "naiv", X, W), ValueError, "did you mean 'naive'"),
+    ("variant None", on(E, None, X, W), TypeError, "variant must be a string"),
+    ("tile 100", on(E, "naive", X, W, tile=100), ValueError, "multiple of 32"),
+    ("tile a float", on(E, "naive", X, W, tile=256.0), TypeError, "tile must be an integer"),
+    ("tile over shared memory", on(E, "async_halo", X, W, tile=12288), ValueError, "shared memory"),
+    ("vec4 with 65 taps", on(E, "vec4", X, ONES[65]), ValueError, "at most 64"),
+    ("taps longer than the tile", on(E, "naive", X, ONES[64], tile=32), ValueError,
      "longer than the tile"),
     # --- kernels.run: a launch laid out by launch_config, run as it is ---
-    ("run: cfg a dict", on(kernels.run, dict(variant="naive"), X, W), TypeError,
+    ("cfg a dict", on(kernels.run, dict(variant="naive"), X, W), TypeError,
      "cfg must be a LaunchConfig"),
-    ("run: x longer than cfg", on(kernels.run, LC(999, W.size, variant="naive"), X, W),
+    ("x longer than cfg", on(kernels.run, LC(999, W.size, variant="naive"), X, W),
      ValueError, "laid out for n=999"),
-    ("run: w longer than cfg", on(kernels.run, LC(X.size, 3, variant="naive"), X, W),
+    ("w longer than cfg", on(kernels.run, LC(X.size, 3, variant="naive"), X, W),
      ValueError, "laid out for n=1000, k=3"),
-    ("run: x float64", on(kernels.run, LC(X.size, W.size), X.astype(np.float64), W),
-     TypeError, "x must be float32"),
-    ("run: backend typo", on(kernels.run, LC(X.size, W.size), X, W, backend="cpu"),
+    ("backend typo", on(kernels.run, LC(X.size, W.size), X, W, backend="cpu"),
      ValueError, "backend"),
     # --- kernels.reference, error_bound ---
-    ("reference: x float64", on(REF, X.astype(np.float64), W), TypeError, "x must be float32"),
-    ("reference: w float64", on(REF, X, W.astype(np.float64)), TypeError, "w must be float32"),
-    ("reference: x int64", on(REF, X.astype(np.int64), W), TypeError, "x must be float32"),
-    ("reference: x complex", on(REF, X.astype(np.complex64), W), TypeError,
+    ("x float64", on(REF, X.astype(np.float64), W), TypeError, "x must be float32"),
+    ("w float64", on(REF, X, W.astype(np.float64)), TypeError, "w must be float32"),
+    ("x int64", on(REF, X.astype(np.int64), W), TypeError, "x must be float32"),
+    ("x complex", on(REF, X.astype(np.complex64), W), TypeError,
      "complex numbers are not supported"),
-    ("reference: x bool", on(REF, X > 0, W), TypeError, "x must be float32, got bool"),
-    ("reference: w a list", on(REF, X, list(W)), TypeError, "w must be a NumPy or CuPy array"),
-    ("reference: x None", on(REF, None, W), TypeError, "x must be a NumPy or CuPy array"),
-    ("reference: x masked", on(REF, np.ma.masked_less(X, 0), W), TypeError,
-     "x is a masked array"),
-    ("reference: w matrix", on(REF, X, matrix(W)), TypeError, "w is a numpy.matrix"),
-    ("reference: x 2-D", on(REF, X.reshape(10, 100), W), ValueError, "x must be 1-D"),
-    ("reference: w empty", on(REF, X, W[:0]), ValueError, "w is empty"),
-    ("error_bound: x float64", on(EB, X.astype(np.float64), W), TypeError, "x must be float32"),
-    ("error_bound: w complex", on(EB, X, W.astype(np.complex64)), TypeError,
+    ("x bool", on(REF, X > 0, W), TypeError, "x must be float32, got bool"),
+    ("w a list", on(REF, X, list(W)), TypeError, "w must be a NumPy or CuPy array"),
+    ("x None", on(REF, None, W), TypeError, "x must be a NumPy or CuPy array"),
+    ("x masked", on(REF, np.ma.masked_less(X, 0), W), TypeError, "x is a masked array"),
+    ("w matrix", on(REF, X, matrix(W)), TypeError, "w is a numpy.matrix"),
+    ("x 2-D", on(REF, X.reshape(10, 100), W), ValueError, "x must be 1-D"),
+    ("w empty", on(REF, X, W[:0]), ValueError, "w is empty"),
+    ("x float64", on(EB, X.astype(np.float64), W), TypeError, "x must be float32"),
+    ("w complex", on(EB, X, W.astype(np.complex64)), TypeError,
      "complex numbers are not supported"),
-    ("error_bound: x a list", on(EB, list(X), W), TypeError, "x must be a NumPy or CuPy array"),
-    ("error_bound: w empty", on(EB, X, W[:0]), ValueError, "w is empty"),
-    ("error_bound: x masked", on(EB, np.ma.masked_less(X, 0), W), TypeError,
-     "x is a masked array"),
+    ("x a list", on(EB, list(X), W), TypeError, "x must be a NumPy or CuPy array"),
+    ("w empty", on(EB, X, W[:0]), ValueError, "w is empty"),
+    ("x masked", on(EB, np.ma.masked_less(X, 0), W), TypeError, "x is a masked array"),
     # --- kernels.wrong_outputs, assert_correct ---
-    ("wrong_outputs: y float64", on(WO, Y.astype(np.float64), X, W), TypeError,
-     "y must be float32"),
-    ("wrong_outputs: y complex", on(WO, Y.astype(np.complex64), X, W), TypeError,
-     "y must be float32"),
-    ("wrong_outputs: y int32", on(WO, Y.astype(np.int32), X, W), TypeError, "y must be float32"),
-    ("wrong_outputs: y bool", on(WO, Y > 0, X, W), TypeError, "y must be float32"),
-    ("wrong_outputs: y too short", on(WO, Y[:10], X, W), ValueError,
-     r"y must have shape \(1000,\)"),
-    ("wrong_outputs: y a column", on(WO, Y[:, None], X, W), ValueError,
-     "y must (be 1-D|have shape)"),
-    ("wrong_outputs: y empty", on(WO, Y[:0], X, W), ValueError, "y is empty|y must have shape"),
-    ("wrong_outputs: y a list", on(WO, list(Y), X, W), TypeError,
-     "y must be a NumPy or CuPy array"),
-    ("wrong_outputs: y None", on(WO, None, X, W), TypeError, "y must be a NumPy or CuPy array"),
-    ("wrong_outputs: y masked", on(WO, np.ma.masked_array(Y), X, W), TypeError,
-     "y is a masked array"),
-    ("wrong_outputs: y matrix", on(WO, matrix(Y), X, W), TypeError, "y is a numpy.matrix"),
-    ("wrong_outputs: x float64", on(WO, Y, X.astype(np.float64), W), TypeError,
-     "x must be float32"),
-    ("wrong_outputs: w complex", on(WO, Y, X, W.astype(np.complex64)), TypeError,
+    ("y float64", on(WO, Y.astype(np.float64), X, W), TypeError, "y must be float32"),
+    ("y complex", on(WO, Y.astype(np.complex64), X, W), TypeError, "y must be float32"),
+    ("y int32", on(WO, Y.astype(np.int32), X, W), TypeError, "y must be float32"),
+    ("y bool", on(WO, Y > 0, X, W), TypeError, "y must be float32"),
+    ("y too short", on(WO, Y[:10], X, W), ValueError, r"y must have shape \(1000,\)"),
+    ("y a column", on(WO, Y[:, None], X, W), ValueError, "y must (be 1-D|have shape)"),
+    ("y empty", on(WO, Y[:0], X, W), ValueError, "y is empty|y must have shape"),
+    ("y a list", on(WO, list(Y), X, W), TypeError, "y must be a NumPy or CuPy array"),
+    ("y None", on(WO, None, X, W), TypeError, "y must be a NumPy or CuPy array"),
+    ("y masked", on(WO, np.ma.masked_array(Y), X, W), TypeError, "y is a masked array"),
+    ("y matrix", on(WO, matrix(Y), X, W), TypeError, "y is a numpy.matrix"),
+    ("x float64", on(WO, Y, X.astype(np.float64), W), TypeError, "x must be float32"),
+    ("w complex", on(WO, Y, X, W.astype(np.complex64)), TypeError,
      "complex numbers are not supported"),
-    ("assert_correct: y float64", on(AC, Y.astype(np.float64), X, W), TypeError,
-     "y must be float32"),
-    ("assert_correct: y too long", on(AC, np.append(Y, Y[:1]), X, W), ValueError,
-     r"y must have shape \(1000,\)"),
-    ("assert_correct: x complex", on(AC, Y, X.astype(np.complex64), W), TypeError,
+    ("y float64", on(AC, Y.astype(np.float64), X, W), TypeError, "y must be float32"),
+    ("y too long", on(AC, np.append(Y, Y[:1]), X, W), ValueError, r"y must have shape \(1000,\)"),
+    ("x complex", on(AC, Y, X.astype(np.complex64), W), TypeError,
      "complex numbers are not supported"),
-    ("assert_correct: y None", on(AC, None, X, W), TypeError, "y must be a NumPy or CuPy array"),
-    ("assert_correct: what not a string", on(AC, Y, X, W, what=5), TypeError,
-     "what must be a string"),
+    ("y None", on(AC, None, X, W), TypeError, "y must be a NumPy or CuPy array"),
+    ("what not a string", on(AC, Y, X, W, what=5), TypeError, "what must be a string"),
     # --- kernels.max_tile ---
-    ("max_tile: no tile fits 20000 taps", on(MT, 20000), ValueError, "no tile fits 20000 taps"),
-    ("max_tile: k negative", on(MT, -3), ValueError, r"k \(taps\) must be at least 1"),
-    ("max_tile: k zero", on(MT, 0), ValueError, r"k \(taps\) must be at least 1"),
-    ("max_tile: vec4 65 taps", on(MT, 65, "vec4"), ValueError, "at most 64"),
-    ("max_tile: pipelined 65 taps", on(MT, 65, "pipelined"), ValueError, "at most 64"),
-    ("max_tile: bulk 65 taps", on(MT, 65, "bulk"), ValueError, "at most 64"),
-    ("max_tile: naive, more taps than any tile", on(MT, 70000, "naive"), ValueError,
+    ("no tile fits 20000 taps", on(MT, 20000), ValueError, "no tile fits 20000 taps"),
+    ("k negative", on(MT, -3), ValueError, r"k \(taps\) must be at least 1"),
+    ("k zero", on(MT, 0), ValueError, r"k \(taps\) must be at least 1"),
+    ("vec4 65 taps", on(MT, 65, "vec4"), ValueError, "at most 64"),
+    ("pipelined 65 taps", on(MT, 65, "pipelined"), ValueError, "at most 64"),
+    ("bulk 65 taps", on(MT, 65, "bulk"), ValueError, "at most 64"),
+    ("naive, more taps than any tile", on(MT, 70000, "naive"), ValueError,
      "no tile fits 70000 taps"),
-    ("max_tile: k a float", on(MT, 5.0), TypeError, r"k \(taps\) must be an integer"),
-    ("max_tile: k a bool", on(MT, True), TypeError, r"k \(taps\) must be an integer"),
-    ("max_tile: k None", on(MT, None), TypeError, r"k \(taps\) must be an integer"),
-    ("max_tile: variant typo", on(MT, 5, "asynchalo"), ValueError, "did you mean 'async_halo'"),
-    ("max_tile: stages for async_halo", on(MT, 5, "async_halo", 2), ValueError,
-     "stages applies to"),
-    ("max_tile: stages zero", on(MT, 5, "pipelined", 0), ValueError, "stages must be from 1 to 8"),
-    ("max_tile: stages nine", on(MT, 5, "bulk", 9), ValueError, "stages must be from 1 to 8"),
+    ("k a float", on(MT, 5.0), TypeError, r"k \(taps\) must be an integer"),
+    ("k a bool", on(MT, True), TypeError, r"k \(taps\) must be an integer"),
+    ("k None", on(MT, None), TypeError, r"k \(taps\) must be an integer"),
+    ("variant typo", on(MT, 5, "asynchalo"), ValueError, "did you mean 'async_halo'"),
+    ("stages for async_halo", on(MT, 5, "async_halo", 2), ValueError, "stages applies to"),
+    ("stages zero", on(MT, 5, "pipelined", 0), ValueError, "stages must be from 1 to 8"),
+    ("stages nine", on(MT, 5, "bulk", 9), ValueError, "stages must be from 1 to 8"),
     # --- kernels.launch_config ---
-    ("launch_config: n zero", on(LC, 0, 5), ValueError, "n must be from 1 to"),
-    ("launch_config: n negative", on(LC, -5, 5), ValueError, "n must be from 1 to"),
-    ("launch_config: n a float", on(LC, 1000.0, 5), TypeError, "n must be an integer"),
-    ("launch_config: n None", on(LC, None, 5), TypeError, "n must be an integer"),
-    ("launch_config: n a bool", on(LC, True, 5), TypeError, "n must be an integer"),
-    ("launch_config: n 2**31", on(LC, 2**31, 5), ValueError, "n must be .*32-bit"),
-    ("launch_config: k zero", on(LC, 1000, 0), ValueError, r"k \(taps\) must be at least 1"),
-    ("launch_config: k a string", on(LC, 1000, "5"), TypeError, r"k \(taps\) must be an integer"),
-    ("launch_config: k over the tile", on(LC, 1000, 33, 32), ValueError, "longer than the tile"),
-    ("launch_config: tile 33", on(LC, 1000, 5, 33), ValueError, "tile must be a multiple of 32"),
-    ("launch_config: tile 2**20", on(LC, 1000, 5, 2**20), ValueError, "to 65536, got 1048576"),
-    ("launch_config: threads 16", on(LC, 1000, 5, 256, 16), ValueError, "threads must be"),
-    ("launch_config: threads 1056", on(LC, 1000, 5, 2048, 1056), ValueError, "threads must be"),
-    ("launch_config: variant typo", on(LC, 1000, 5, variant="tiled"), ValueError,
-     "did you mean 'tiled_sync'"),
-    ("launch_config: stages a string", on(LC, 1000, 5, variant="pipelined", stages="4"),
+    ("n zero", on(LC, 0, 5), ValueError, "n must be from 1 to"),
+    ("n negative", on(LC, -5, 5), ValueError, "n must be from 1 to"),
+    ("n a float", on(LC, 1000.0, 5), TypeError, "n must be an integer"),
+    ("n None", on(LC, None, 5), TypeError, "n must be an integer"),
+    ("n a bool", on(LC, True, 5), TypeError, "n must be an integer"),
+    ("n 2**31", on(LC, 2**31, 5), ValueError, "n must be .*32-bit"),
+    ("k zero", on(LC, 1000, 0), ValueError, r"k \(taps\) must be at least 1"),
+    ("k a string", on(LC, 1000, "5"), TypeError, r"k \(taps\) must be an integer"),
+    ("k over the tile", on(LC, 1000, 33, 32), ValueError, "longer than the tile"),
+    ("tile 33", on(LC, 1000, 5, 33), ValueError, "tile must be a multiple of 32"),
+    ("tile 2**20", on(LC, 1000, 5, 2**20), ValueError, "to 65536, got 1048576"),
+    ("threads 16", on(LC, 1000, 5, 256, 16), ValueError, "threads must be"),
+    ("threads 1056", on(LC, 1000, 5, 2048, 1056), ValueError, "threads must be"),
+    ("variant typo", on(LC, 1000, 5, variant="tiled"), ValueError, "did you mean 'tiled_sync'"),
+    ("stages a string", on(LC, 1000, 5, variant="pipelined", stages="4"),
      TypeError, "stages must be an integer"),
-    ("launch_config: persistent 0", on(LC, 1000, 5, variant="pipelined", persistent=0),
+    ("persistent 0", on(LC, 1000, 5, variant="pipelined", persistent=0),
      TypeError, "persistent must be True or False"),
-    ("launch_config: persistent for async_halo", on(LC, 1000, 5, persistent=True), ValueError,
+    ("persistent for async_halo", on(LC, 1000, 5, persistent=True), ValueError,
      "persistent applies to"),
-    ("launch_config: 8 stages over shared memory",
+    ("8 stages over shared memory",
      on(LC, 10**6, 5, 8192, variant="pipelined", stages=8), ValueError, "shared memory"),
-    ("launch_config: vec4 65 taps", on(LC, 1000, 65, variant="vec4"), ValueError, "at most 64"),
+    ("vec4 65 taps", on(LC, 1000, 65, variant="vec4"), ValueError, "at most 64"),
     # --- kernels.random_inputs ---
-    ("random_inputs: n zero", on(RI, 0, 5), ValueError, "n must be from 1 to"),
-    ("random_inputs: n negative", on(RI, -1, 5), ValueError, "n must be from 1 to"),
-    ("random_inputs: n a float", on(RI, 100.0, 5), TypeError, "n must be an integer"),
-    ("random_inputs: n a string", on(RI, "100", 5), TypeError, "n must be an integer"),
-    ("random_inputs: n past the kernels' limit", on(RI, 2**40, 5), ValueError,
-     "n must be from 1 to"),
-    ("random_inputs: k zero", on(RI, 100, 0), ValueError, r"k \(taps\) must be from 1 to"),
-    ("random_inputs: k None", on(RI, 100, None), TypeError, r"k \(taps\) must be an integer"),
-    ("random_inputs: k over the largest tile", on(RI, 100, 2**17), ValueError,
+    ("n zero", on(RI, 0, 5), ValueError, "n must be from 1 to"),
+    ("n negative", on(RI, -1, 5), ValueError, "n must be from 1 to"),
+    ("n a float", on(RI, 100.0, 5), TypeError, "n must be an integer"),
+    ("n a string", on(RI, "100", 5), TypeError, "n must be an integer"),
+    ("n past the kernels' limit", on(RI, 2**40, 5), ValueError, "n must be from 1 to"),
+    ("k zero", on(RI, 100, 0), ValueError, r"k \(taps\) must be from 1 to"),
+    ("k None", on(RI, 100, None), TypeError, r"k \(taps\) must be an integer"),
+    ("k over the largest tile", on(RI, 100, 2**17), ValueError,
      r"k \(taps\) must be from 1 to 65536"),
-    ("random_inputs: seed negative", on(RI, 100, 5, -1), ValueError, "seed must be at least 0"),
-    ("random_inputs: seed a string", on(RI, 100, 5, "abc"), TypeError, "seed must be None"),
-    ("random_inputs: seed a float", on(RI, 100, 5, 1.5), TypeError, "seed must be None"),
-    ("random_inputs: seed a bool", on(RI, 100, 5, True), TypeError, "seed must be None"),
+    ("seed negative", on(RI, 100, 5, -1), ValueError, "seed must be at least 0"),
+    ("seed a string", on(RI, 100, 5, "abc"), TypeError, "seed must be None"),
+    ("seed a float", on(RI, 100, 5, 1.5), TypeError, "seed must be None"),
+    ("seed a bool", on(RI, 100, 5, True), TypeError, "seed must be None"),
     # --- kernels.teach.halo.halo_cells ---
-    ("halo_cells: n zero", on(halo_cells, 0, 32, 5), ValueError, "n must be from 1 to"),
-    ("halo_cells: tile 100", on(halo_cells, 100, 100, 5), ValueError,
-     "tile must be a multiple of 32"),
-    ("halo_cells: k zero", on(halo_cells, 100, 32, 0), ValueError,
-     r"k \(taps\) must be at least 1"),
-    ("halo_cells: k over the tile", on(halo_cells, 100, 32, 33), ValueError,
-     "longer than the tile"),
-    ("halo_cells: tile over shared memory", on(halo_cells, 100, 12288, 5), ValueError,
-     "shared memory"),
+    ("n zero", on(halo_cells, 0, 32, 5), ValueError, "n must be from 1 to"),
+    ("tile 100", on(halo_cells, 100, 100, 5), ValueError, "tile must be a multiple of 32"),
+    ("k zero", on(halo_cells, 100, 32, 0), ValueError, r"k \(taps\) must be at least 1"),
     # --- plots.draw_tiles ---
-    ("draw_tiles: n zero", on(DT, 0, 32, 5), ValueError, "n must be from 1 to"),
-    ("draw_tiles: tile 48", on(DT, 100, 48, 5), ValueError, "tile must be a multiple of 32"),
-    ("draw_tiles: k over the tile", on(DT, 100, 32, 40), ValueError, "longer than the tile"),
-    ("draw_tiles: k a float", on(DT, 100, 32, 5.0), TypeError, r"k \(taps\) must be an integer"),
-    ("draw_tiles: a million cells", on(DT, 10**6, 32, 5), ValueError,
-     "draw_tiles draws every cell"),
+    ("n zero", on(DT, 0, 32, 5), ValueError, "n must be from 1 to"),
+    ("tile 48", on(DT, 100, 48, 5), ValueError, "tile must be a multiple of 32"),
+    ("k over the tile", on(DT, 100, 32, 40), ValueError, "longer than the tile"),
+    ("a million cells", on(DT, 10**6, 32, 5), ValueError, "draw_tiles draws every cell"),
     # --- plots.plot_error_map ---
-    ("plot_error_map: tile 100", on(PEM, {"a": Y}, X, W, 100), ValueError,
-     "tile must be a multiple of 32"),
-    ("plot_error_map: x float64", on(PEM, {"a": Y}, X.astype(np.float64), W, 256), TypeError,
-     "x must be float32"),
-    ("plot_error_map: w a list", on(PEM, {"a": Y}, X, list(W), 256), TypeError,
-     "w must be a NumPy or CuPy array"),
+    ("tile 100", on(PEM, {"a": Y}, X, W, 100), ValueError, "tile must be a multiple of 32"),
+    ("x float64", on(PEM, {"a": Y}, X.astype(np.float64), W, 256), TypeError, "x must be float32"),
+    ("w a list", on(PEM, {"a": Y}, X, list(W), 256), TypeError, "w must be a NumPy or CuPy array"),
     # --- plots.plot_bandwidth, plot_stage_sweep ---
-    ("plot_bandwidth: k not recorded", on(PB, RECORDED, 7), ValueError, "3, 5, 9, 31"),
+    ("k not recorded", on(plots.plot_bandwidth, RECORDED, 7), ValueError, "3, 5, 9, 31"),
     # --- schedule.model ---
-    ("model: mode typo", on(MODEL, "asyn"), ValueError, "did you mean 'async'"),
-    ("model: mode upper case", on(MODEL, "SYNC"), ValueError, "did you mean 'sync'"),
-    ("model: mode None", on(MODEL, None), TypeError, "mode must be a string"),
-    ("model: dram_latency negative", on(MODEL, dram_latency=-1), ValueError,
+    ("mode typo", on(MODEL, "asyn"), ValueError, "did you mean 'async'"),
+    ("dram_latency negative", on(MODEL, dram_latency=-1), ValueError,
      "dram_latency must be at least 0"),
-    ("model: taps_latency negative", on(MODEL, taps_latency=-5), ValueError,
+    ("taps_latency negative", on(MODEL, taps_latency=-5), ValueError,
      "taps_latency must be at least 0"),
-    ("model: compute zero", on(MODEL, compute=0), ValueError, "compute must be greater than 0"),
-    ("model: tile a string", on(MODEL, tile="256"), TypeError, "tile must be an integer"),
-    ("model: k zero", on(MODEL, k=0), ValueError, r"k \(taps\) must be at least 1"),
-    ("model: blocks_per_sm 65", on(MODEL, blocks_per_sm=65), ValueError,
+    ("compute zero", on(MODEL, compute=0), ValueError, "compute must be greater than 0"),
+    ("tile a string", on(MODEL, tile="256"), TypeError, "tile must be an integer"),
+    ("k zero", on(MODEL, k=0), ValueError, r"k \(taps\) must be at least 1"),
+    ("blocks_per_sm 65", on(MODEL, blocks_per_sm=65), ValueError,
      "blocks_per_sm must be from 1 to 64"),
-    ("model: bytes_per_cycle zero", on(MODEL, bytes_per_cycle=0), ValueError,
+    ("bytes_per_cycle zero", on(MODEL, bytes_per_cycle=0), ValueError,
      "bytes_per_cycle must be greater than 0"),
     # --- schedule.model_totals ---
-    ("model_totals: mode given", on(TOTALS, mode="sync"), TypeError,
-     "model_totals compares both modes"),
-    ("model_totals: dram_latency negative", on(TOTALS, dram_latency=-1), ValueError,
-     "dram_latency must be at least 0"),
-    ("model_totals: nothing to time", on(TOTALS, dram_latency=0, taps_latency=0, compute=0),
-     ValueError, "compute must be greater than 0"),
-    ("model_totals: bytes_per_cycle zero", on(TOTALS, bytes_per_cycle=0), ValueError,
-     "bytes_per_cycle must be greater than 0"),
-    ("model_totals: blocks_per_sm zero", on(TOTALS, blocks_per_sm=0), ValueError,
-     "blocks_per_sm must be from 1 to 64"),
-    ("model_totals: tile 100", on(TOTALS, tile=100), ValueError, "tile must be a multiple of 32"),
-    ("model_totals: unknown parameter", on(TOTALS, latency=5), TypeError,
+    ("mode given", on(TOTALS, mode="sync"), TypeError, "model_totals compares both modes"),
+    ("unknown parameter", on(TOTALS, latency=5), TypeError,
      "unexpected keyword argument 'latency'"),
     # --- explore.run ---
-    ("explore.run: variant typo", on(RUN, "async-halo"), ValueError, "did you mean 'async_halo'"),
-    ("explore.run: variant None", on(RUN, None), TypeError, "variant must be a string"),
-    ("explore.run: n zero", on(RUN, n=0), ValueError, "n must be from 1 to"),
-    ("explore.run: n a float", on(RUN, n=1.5), TypeError, "n must be an integer"),
-    ("explore.run: n past the kernels' limit", on(RUN, n=2**40), ValueError,
-     "n must be from 1 to"),
-    ("explore.run: tile 100", on(RUN, tile=100), ValueError, "tile must be a multiple of 32"),
-    ("explore.run: tile a string", on(RUN, tile="128"), TypeError, "tile must be an integer"),
-    ("explore.run: k zero", on(RUN, k=0), ValueError, r"k \(taps\) must be at least 1"),
-    ("explore.run: k over the tile", on(RUN, tile=32, k=33), ValueError, "longer than the tile"),
-    ("explore.run: vec4 with 65 taps", on(RUN, "vec4", k=65), ValueError, "at most 64"),
-    ("explore.run: seed negative", on(RUN, seed=-1), ValueError, "seed must be at least 0"),
-    ("explore.run: seed a string", on(RUN, seed="x"), TypeError, "seed must be None"),
-    ("explore.run: timed a string", on(RUN, timed="yes"), TypeError,
-     "timed must be True or False"),
-    ("explore.run: timed 1", on(RUN, timed=1), TypeError, "timed must be True or False"),
-    # --- the roofline (kernels.measure.roofline, its reading in kernels.measure.recorded and plots) ---
-    ("plan: sizes an integer", on(roofline.plan, 2**24), TypeError,
-     "sizes must be a list or tuple"),
-    ("plan: a size zero", on(roofline.plan, (0,)), ValueError, r"sizes\[0\] must be at least 1"),
-    ("plan: a size past the kernels' limit", on(roofline.plan, (2**40,)), ValueError,
-     "n must be from 1 to"),
-    ("plan: K twice", on(roofline.plan, ks=(5, 5)), ValueError, "ks repeats a value"),
-    ("plan: K a float", on(roofline.plan, ks=(5.0,)), TypeError, r"ks\[0\] must be an integer"),
-    ("plan: K no tile of the grid holds", on(roofline.plan, ks=(4097,)), ValueError,
+    ("variant typo", on(RUN, "async-halo"), ValueError, "did you mean 'async_halo'"),
+    ("n zero", on(RUN, n=0), ValueError, "n must be from 1 to"),
+    ("tile 100", on(RUN, tile=100), ValueError, "tile must be a multiple of 32"),
+    ("k zero", on(RUN, k=0), ValueError, r"k \(taps\) must be at least 1"),
+    ("seed negative", on(RUN, seed=-1), ValueError, "seed must be at least 0"),
+    ("timed a string", on(RUN, timed="yes"), TypeError, "timed must be True or False"),
+    # --- the roofline: kernels.measure.roofline, its reading in recorded and plots ---
+    ("sizes an integer", on(roofline.plan, 2**24), TypeError, "sizes must be a list or tuple"),
+    ("K twice", on(roofline.plan, ks=(5, 5)), ValueError, "ks repeats a value"),
+    ("K no tile of the grid holds", on(roofline.plan, ks=(4097,)), ValueError,
      "no configuration of tiled_sync's grid"),
-    ("plan: a variant without a grid", on(roofline.plan, variants=("naive",)), ValueError,
+    ("a variant without a grid", on(roofline.plan, variants=("naive",)), ValueError,
      "naive has no tuning grid"),
-    ("plan: variant typo", on(roofline.plan, variants=("pipelind",)), ValueError,
-     "did you mean 'pipelined'"),
-    ("plan: variants a string", on(roofline.plan, variants="bulk"), TypeError,
+    ("variants a string", on(roofline.plan, variants="bulk"), TypeError,
      "variants must be a list or tuple"),
-    ("roofline.run: n_repeat 2", on(roofline.run, n_repeat=2), ValueError,
-     "n_repeat must be from 3 to 1000"),
-    ("roofline.run: check a string", on(roofline.run, check="yes"), TypeError,
-     "check must be True or False"),
-    ("roofline.run: seed negative", on(roofline.run, seed=-1), ValueError, "seed must be from 0"),
-    ("roofline.run: long_ks None", on(roofline.run, long_ks=None), TypeError,
-     "long_ks must be a list or tuple"),
-    ("roofline.run: a K in both lists", on(roofline.run, ks=(5,), long_ks=(5,)), ValueError,
+    ("n_repeat 2", on(roofline.run, n_repeat=2), ValueError, "n_repeat must be from 3 to 1000"),
+    ("check a string", on(roofline.run, check="yes"), TypeError, "check must be True or False"),
+    ("seed negative", on(roofline.run, seed=-1), ValueError, "seed must be from 0"),
+    ("long_ks None", on(roofline.run, long_ks=None), TypeError, "long_ks must be a list or tuple"),
+    ("a K in both lists", on(roofline.run, ks=(5,), long_ks=(5,)), ValueError,
      "ks repeats a value"),
-    ("roofline_rows: n not recorded", on(recorded.roofline_rows, ROOF, 1000), ValueError,
+    ("n not recorded", on(recorded.roofline_rows, ROOF, 1000), ValueError,
      "no rows at n = 1000: it has n = 16777216, 67108864"),
-    ("async_vs_sync: control typo", on(recorded.async_vs_sync, ROOF, 2**26, 5, "stagedsync"),
-     ValueError, "did you mean 'staged_sync'"),
-    ("async_vs_sync: an async control", on(recorded.async_vs_sync, ROOF, 2**26, 5, "bulk"),
+    ("an async control", on(recorded.async_vs_sync, ROOF, 2**26, 5, "bulk"),
      ValueError, "control must be a synchronous variant"),
-    ("async_vs_sync: n not recorded", on(recorded.async_vs_sync, ROOF, 1000, 5), ValueError,
+    ("n not recorded", on(recorded.async_vs_sync, ROOF, 1000, 5), ValueError,
      "no rows at n = 1000 with 5 taps"),
-    ("async_vs_sync: no control at K", on(recorded.async_vs_sync, ROOF, 2**26, 127), ValueError,
+    ("no control at K", on(recorded.async_vs_sync, ROOF, 2**26, 127), ValueError,
      "no staged_sync row at n = 67108864 with 127 taps"),
-    ("launch_overhead: no empty kernel", on(recorded.launch_overhead, ROOF | {"seed": {
+    ("no empty kernel", on(recorded.launch_overhead, ROOF | {"seed": {
         "rows": [r for r in ROOF["seed"]["rows"] if r["name"] != "empty"]}}), ValueError,
      "no empty kernel"),
-    ("plot_roofline: a variant not recorded", on(plots.plot_roofline, ROOF, 2**26, ["naive"]),
+    ("a variant not recorded", on(plots.plot_roofline, ROOF, 2**26, ["naive"]),
      ValueError, "no rows of naive at n = 67108864"),
-    ("variants_expected: a date without offset", on(recorded.variants_expected, ROOF | {
+    ("a date without offset", on(recorded.variants_expected, ROOF | {
         "provenance": {"date": "2026-11-29T09:00:00"}}), ValueError, "UTC offset"),
-    ("variants_expected: not a date", on(recorded.variants_expected, ROOF | {
-        "provenance": {"date": "yesterday"}}), ValueError, "ISO 8601"),
     # --- launch.gpu_target ---
-    ("gpu_target: arch below 75", on(gpu_target, "async_halo", 70), ValueError,
-     "arch must be at least 75"),
-    ("gpu_target: arch a string", on(gpu_target, "async_halo", "sm_90"), TypeError,
-     "arch must be an integer"),
-    ("gpu_target: variant typo", on(gpu_target, "bulkk"), ValueError, "did you mean 'bulk'"),
+    ("arch below 75", on(gpu_target, "async_halo", 70), ValueError, "arch must be at least 75"),
+    ("variant typo", on(gpu_target, "bulkk"), ValueError, "did you mean 'bulk'"),
+    # --- kernels.measure.timing ---
+    ("how a typo", on(timing.copy_fn, X, X, "memcopy"), ValueError, "did you mean 'memcpy'"),
+    # --- kernels.measure.bench ---
+    ("unknown peer", on(bench.peer_fn, "torch.conv", X, W, X), ValueError,
+     "did you mean 'torch.conv1d'"),
+    ("names a string", on(bench.measure, "bulk", 2**20, 5), TypeError,
+     "names must be a list or tuple"),
+    ("n zero", on(bench.measure, ["bulk"], 0, 5), ValueError, "n must be from 1"),
+    ("k zero", on(bench.measure, ["bulk"], 2**20, 0), ValueError, r"k \(taps\) must be at least 1"),
+    ("seed negative", on(bench.measure, ["bulk"], 2**20, 5, None, -1), ValueError,
+     "seed must be at least 0"),
+    ("a config that does not fit", on(bench.measure, ["bulk"], 2**20, 5, {"bulk": dict(tile=100)}),
+     ValueError, "tile must be a multiple of 32"),
+    ("variant typo", on(bench.tuning_grid, "pipelind", 2**20, 5), ValueError,
+     "did you mean 'pipelined'"),
+    ("n zero", on(bench.tuning_grid, "bulk", 0, 5), ValueError, "n must be from 1"),
+    ("k a float", on(bench.tuning_grid, "bulk", 2**20, 5.0), TypeError,
+     r"k \(taps\) must be an integer"),
+    ("a tile of 100", on(bench.tuning_grid, "bulk", 2**20, 5, (100,)), ValueError,
+     "tile must be a multiple of 32"),
+    ("threads 2048", on(bench.tuning_grid, "bulk", 2**20, 5, threads=(2048,)),
+     ValueError, r"threads\[0\] must be a multiple of 32"),
+    ("stages 9", on(bench.tuning_grid, "bulk", 2**20, 5, stages=(9,)), ValueError,
+     r"stages\[0\] must be from 1 to 8"),
+    ("variant typo", on(bench.tune, "bulkk"), ValueError, "did you mean 'bulk'"),
+    ("nothing fits", on(bench.tune, "tiled_sync", 2**20, 2000, tiles=(1024,)), ValueError,
+     "no configuration of tiled_sync"),
+    ("threads a string", on(bench.tune, "bulk", threads="256"), TypeError,
+     "threads must be a list or tuple"),
+    ("quick a string", on(bench.run, "yes"), TypeError, "quick must be True or False"),
+    ("progress 1", on(bench.run, False, 1), TypeError, "progress must be True or False"),
+    ("n zero", on(bench.ncu_target, 0), ValueError, "n must be from 1"),
+    ("k 65", on(bench.ncu_target, 2**26, 65), ValueError, r"k \(taps\) must be from 1 to 64"),
+    # --- kernels.measure.roofline ---
+    ("variant typo", on(roofline.seed_size, 0, ("asynchalo",)), ValueError,
+     "did you mean 'async_halo'"),
+    ("rows without config", on(roofline.ncu_target, {"rows": [{"name": "bulk", "n": 1, "k": 5}]}),
+     ValueError, r"recording\['rows'\]\[0\] has no 'config'"),
+    ("n not recorded", on(roofline.ncu_target, ROOF, 1000), ValueError, "no rows at n=1000"),
+    # --- kernels.measure.recorded ---
+    ("unknown recording", on(recorded.load, "h200_bnch"), ValueError, "did you mean 'h200_bench'"),
+    ("unknown profile", on(nsight.summary, "h200_ncu"), ValueError, "unknown profile 'h200_ncu'"),
+    ("K not profiled", on(nsight.limits, recorded.load("h200_roofline"), (7,)),
+     ValueError, "unknown profile 'h200_ncu_2e26_k7'"),
+    ("no copy at 2^26", on(nsight.limits, {"copies": [], "fma": {"fma_per_s": 1.0}}),
+     ValueError, "roof has no copy timed at n = 67108864"),
+    ("n not recorded", on(recorded.table, RECORDED, 3), ValueError, "no rows at n = 3 with 5 taps"),
+    ("no async variant", on(recorded.best_async, {
+        "copy": recorded.rows_at(RECORDED)["copy"]}), ValueError, "no asynchronous variant"),
+    ("n not recorded", on(recorded.roofline_table, ROOF, 3), ValueError, "no rows at n = 3"),
+    # --- kernels.measure.timeline ---
+    ("unknown recording", on(schedule.model_presets, "h200_timeline"), ValueError,
+     "did you mean 'h200_timelines'"),
+    ("naive", on(timeline.trace, "naive"), ValueError, "naive has no trace points"),
+    ("tile 100", on(timeline.trace, "async_halo", tile=100), ValueError,
+     "tile must be a multiple of 32"),
+    ("naive", on(timeline.instrumentation_cost, "naive", 16384), ValueError,
+     "naive has no trace points"),
+    ("n zero", on(timeline.instrumentation_cost, "async_halo", 0),
+     ValueError, "n must be from 1"),
+    ("k over the tile", on(timeline.instrumentation_cost, "async_halo",
+                                                 16384, 32, 33), ValueError,
+     "longer than the tile"),
+    ("asyn None", on(timeline.overlap_saving, TL, "tiled_sync", None), TypeError,
+     "variant must be a string"),
+    ("unknown recording", on(schedule.load_or_measure, "h200_timeline"),
+     ValueError, "did you mean 'h200_timelines'"),
+    ("variant not traced", on(timeline.records, TL, "bulk"), ValueError, "unknown variant 'bulk'"),
+    ("which typo", on(timeline.records, TL, "async_halo", "seeds"), ValueError,
+     "did you mean 'seed'"),
+    # --- kernels.teach.halo, listing, explore ---
+    ("a billion cells", on(halo_cells, kernels.geometry.MAX_N, 32, 17),
+     ValueError, "halo_cells lists every halo cell: at most 100000"),
+    ("variant typo", on(listing.show, "asynchalo"), ValueError, "did you mean 'async_halo'"),
+    ("old typo", on(listing.diff_text, "tiled", "async_halo"), ValueError,
+     "did you mean 'tiled_sync'"),
+    ("new None", on(listing.diff, "tiled_sync", None), TypeError, "variant must be a string"),
+    ("old typo", on(listing.diff, "pipelind", "bulk"), ValueError, "did you mean 'pipelined'"),
+    ("bulk for sm_80", on(listing.copy_instructions, "bulk", 80), ValueError, "bulk needs sm_90"),
+    ("tile 100", on(listing.copy_instructions, "async_halo", 80, 100),
+     ValueError, "tile must be a multiple of 32"),
+    ("a typo", on(explore.compare, ["asynchalo"]), ValueError, "did you mean 'async_halo'"),
+    # --- kernels.publish.translate ---
+    ("root not a folder", on(translate.Edition, ROOT / "no such folder"), ValueError,
+     "is not a folder"),
+    ("not a table", on(translate.load_table, ROOT / "kernels/recorded/h200_bench.json"),
+     ValueError, "has no 'cells'"),
 ]
 
-CASES += helper_cases.CASES   # the helpers outside the core: measure, teach, publish
-
-
-def function_name(call) -> str:
-    f = call[0]
-    return f"{f.__module__.rsplit('.', 1)[-1]}.{f.__name__}"
-
-
-PUBLIC = [
+FUNCTIONS = [f"{f.__module__.rsplit('.', 1)[-1]}.{f.__name__}" for _, (f, _, _), _, _ in CASES]
+IDS = [f"{function}: {c[0]}" for function, c in zip(FUNCTIONS, CASES)]
+PUBLIC = [   # what a reader calls with arguments of their own: each needs a row
     "launch.conv1d", "launch.prepare", "launch.gpu_target", "launch.emulate", "launch.run",
     "launch.prepare_config", "reference.reference", "reference.error_bound",
     "reference.wrong_outputs", "reference.assert_correct", "reference.random_inputs",
     "geometry.max_tile", "geometry.launch_config", "halo.halo_cells", "schedule.model",
     "schedule.model_totals", "explore.run", "plots.draw_tiles", "plots.plot_error_map",
     "plots.plot_bandwidth", "roofline.plan", "roofline.run", "recorded.async_vs_sync",
-    "plots.plot_roofline"]
-PUBLIC += helper_cases.PUBLIC
-ROWS_PER_FUNCTION = collections.Counter(function_name(call) for _, call, _, _ in CASES)
+    "plots.plot_roofline", "bench.measure", "bench.ncu_target", "bench.run", "bench.tune",
+    "bench.tuning_grid", "explore.compare", "listing.copy_instructions", "listing.diff",
+    "listing.diff_text", "listing.show", "recorded.load", "nsight.summary", "roofline.ncu_target",
+    "timeline.instrumentation_cost", "schedule.load_or_measure", "translate.Edition"]
 
 
 @pytest.fixture
@@ -485,7 +493,7 @@ def nothing_runs(monkeypatch):
 
 
 @pytest.mark.usefixtures("nothing_runs")
-@pytest.mark.parametrize("what, call, error, message", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("what, call, error, message", CASES, ids=IDS)
 def test_bad_input_raises(what, call, error, message):
     f, args, kwargs = call
     with pytest.raises(error, match=message) as caught:
@@ -495,10 +503,10 @@ def test_bad_input_raises(what, call, error, message):
 
 
 def test_the_table_covers_every_public_function():
-    """PUBLIC: what a reader calls with arguments of their own, each with a row per argument
-    it checks; the other rows are lookups that fail in functions that take a recording."""
-    assert len({c[0] for c in CASES}) == len(CASES), "descriptions must be unique"
-    assert set(PUBLIC) <= set(ROWS_PER_FUNCTION)
+    """Each function of PUBLIC has a row; the other rows are lookups that fail in functions
+    that take a recording."""
+    assert len(set(IDS)) == len(IDS), "a function's descriptions must be unique"
+    assert set(PUBLIC) <= set(FUNCTIONS), set(PUBLIC) - set(FUNCTIONS)
 
 
 @pytest.mark.parametrize("variant", [v for v in kernels.VARIANTS if v not in ("naive", "vec4")])
@@ -537,8 +545,6 @@ def test_n_has_its_own_bound_whatever_the_tile():
         assert kernels.launch_config(MAX_N, 5, tile, variant="naive").n == MAX_N
         with pytest.raises(ValueError, match="n must be from 1 to .*32-bit"):
             kernels.launch_config(MAX_N + 1, 5, tile, variant="naive")
-    with pytest.raises(ValueError, match="tile must be a multiple of 32"):
-        kernels.launch_config(1000, 5, 2**17, variant="naive")
 
 
 def test_non_contiguous_input_is_copied():
@@ -554,8 +560,7 @@ def test_memmap_is_accepted_and_a_plain_array_comes_back(tmp_path):
     assert type(y) is np.ndarray
     np.testing.assert_array_equal(y, kernels.conv1d(X, W, backend="emulate"))
     np.testing.assert_array_equal(kernels.emulate("vec4", x, W), kernels.emulate("vec4", X, W))
-    np.testing.assert_array_equal(kernels.reference(x, W), kernels.reference(X, W))
-    assert kernels.wrong_outputs(y, x, W).size == 0
+    assert kernels.wrong_outputs(y, x, W).size == 0   # the reference of a memmap too
 
 
 @pytest.mark.parametrize("variant", [v for v in kernels.VARIANTS if v != "puzzle28"])
@@ -567,7 +572,6 @@ def test_infinite_and_nan_inputs_match_the_reference(variant):
     y = kernels.emulate(variant, x, W)
     ref = kernels.reference(x, W)
     assert np.isposinf(ref).any() and np.isneginf(ref).any() and np.isnan(ref).any()
-    assert kernels.wrong_outputs(y, x, W).size == 0
     kernels.assert_correct(y, x, W)
 
 
@@ -615,8 +619,7 @@ def test_good_values_of_every_kind_are_accepted():
     assert a == b
     assert schedule.model(dram_latency=0, taps_latency=0).total == 50
     assert kernels.max_tile(64, "vec4") == 65536 and kernels.max_tile(np.int64(5)) == 12256
-    for k in (3, 5, 9, 31):
-        assert plots.plot_bandwidth(RECORDED, np.int64(k), "recorded").axes
+    assert plots.plot_bandwidth(RECORDED, np.int64(5), "recorded").axes
     assert plots.plot_error_map({"a": Y, "b": Y, "c": Y, "d": Y}, X, W, np.int64(256)).axes
     assert len(halo_cells(np.int64(100), 32, 5)) == 4 * 4
     r = explore.run("naive", n=1000, tile=64, k=9, seed=np.random.default_rng(0), timed=False)
@@ -630,13 +633,6 @@ def test_gpu_backend_without_gpu_is_a_clear_error():
         kernels.conv1d(X, W, backend="gpu")
 
 
-def test_launch_geometry_at_seed_config():
-    p = kernels.PUZZLE28
-    cfg = kernels.launch_config(p.n, p.k, p.tile, p.threads)
-    assert (cfg.tiles, cfg.threads, cfg.halo) == (64, 256, 2)
-    assert cfg.shared_bytes == 4 * (256 + 4 + 5)   # async_halo: tile + halos + weights
-
-
 # --- on a GPU: what prepare checks of CuPy arrays ------------------------------------------
 
 def _sharing(cp, left: int, right: int):
@@ -647,7 +643,6 @@ def _sharing(cp, left: int, right: int):
 
 GPU_CASES = [
     # (description, (cupy, x, w, y) -> prepare's (args, kwargs), error, message fragment)
-    ("y is x", lambda cp, x, w, y: (("async_halo", x, w, x), {}), ValueError, "y overlaps x"),
     ("y overlaps x", lambda cp, x, w, y: (lambda a, b: (("async_halo", a, w, b), {}))(
         *_sharing(cp, 1000, 1000)), ValueError, "y overlaps x"),
     ("y overlaps w", lambda cp, x, w, y: (lambda a, b: (("async_halo", x, a, b), {}))(
@@ -658,8 +653,6 @@ GPU_CASES = [
      TypeError, "y must be float32"),
     ("y too short", lambda cp, x, w, y: (("async_halo", x, w, y[:999]), {}), ValueError,
      r"y must have shape \(1000,\)"),
-    ("x NumPy, w and y CuPy", lambda cp, x, w, y: (("async_halo", X, w, y), {}), TypeError,
-     "x must be a CuPy array"),
     ("x complex", lambda cp, x, w, y: (("async_halo", x.astype(cp.complex64), w, y), {}),
      TypeError, "complex numbers are not supported"),
     ("w 2-D", lambda cp, x, w, y: (("async_halo", x, w[None, :], y), {}), ValueError,
@@ -681,16 +674,10 @@ GPU_CASES = [
     ("trace overlaps y", lambda cp, x, w, y: (("async_halo", x, w, y),
                                               dict(trace=y.view(cp.uint64))), ValueError,
      "trace overlaps y"),
-    ("arch below 75", lambda cp, x, w, y: (("async_halo", x, w, y), dict(arch=70)), ValueError,
-     "arch must be at least 75"),
     ("arch newer than the GPU", lambda cp, x, w, y: (("async_halo", x, w, y), dict(arch=1000)),
      ValueError, "arch=1000"),
     ("bulk for sm_80", lambda cp, x, w, y: (("bulk", x, w, y), dict(arch=80)), ValueError,
      "bulk needs sm_90"),
-    ("jitter a string", lambda cp, x, w, y: (("async_halo", x, w, y), dict(jitter="yes")),
-     TypeError, "jitter must be True or False"),
-    ("src bytes", lambda cp, x, w, y: (("async_halo", x, w, y), dict(src=b"")), TypeError,
-     "src"),
     ("tile 100", lambda cp, x, w, y: (("async_halo", x, w, y), dict(tile=100)), ValueError,
      "tile must be a multiple of 32"),
 ]
@@ -723,17 +710,15 @@ def test_an_output_that_shares_memory_with_an_input_is_refused():
     from kernels.validate import disjoint
     x = np.zeros(100, np.float32)
     disjoint("y", np.zeros(100, np.float32), {"x": x})          # separate arrays: fine
-    for y, what in ((x, "is x"), (x[10:60], "inside x"), (x[::-1], "x reversed")):
+    for y in (x, x[10:60], x[::-1]):   # x itself, inside x, x reversed
         with pytest.raises(ValueError, match="y overlaps x"):
             disjoint("y", y, {"x": x})
     disjoint("y", x[50:], {"x": x[:50]})                       # neighbours, no overlap
 
 
-# --- the helpers: GPU-only functions say so; naive agrees on non-finite taps ----------------
+# --- GPU-only functions say so; naive agrees on non-finite taps ----------------------------
 
-def _gpu_only_calls():
-    from kernels.measure import bench, timing
-    return [("timing.time_us", timing.time_us, (print, 1000)),
+GPU_ONLY = [("timing.time_us", timing.time_us, (print, 1000)),
             ("bench.run", bench.run, ()), ("bench.measure", bench.measure, (["naive"], 1000, 5)),
             ("bench.tune", bench.tune, ("pipelined",)), ("bench.ncu_target", bench.ncu_target, ()),
             ("roofline.fma_rate", roofline.fma_rate, ()),
@@ -746,7 +731,7 @@ def _gpu_only_calls():
 
 
 @pytest.mark.usefixtures("nothing_runs")
-@pytest.mark.parametrize("name, f, args", _gpu_only_calls(), ids=[c[0] for c in _gpu_only_calls()])
+@pytest.mark.parametrize("name, f, args", GPU_ONLY, ids=[c[0] for c in GPU_ONLY])
 def test_gpu_only_functions_say_so(name, f, args, monkeypatch):
     """With good arguments and no GPU: a RuntimeError naming the function, before CuPy runs."""
     if kernels.gpu_available():
@@ -766,10 +751,8 @@ def test_non_finite_taps_match_the_reference(variant, tap):
     for where in (0, 2, 4):
         w = W.copy()
         w[where] = tap
-        ref = kernels.reference(X, w)
         with np.errstate(invalid="ignore"):
             y = kernels.emulate(variant, X, w)
         assert kernels.wrong_outputs(y, X, w).size == 0, (variant, where)
-        np.testing.assert_array_equal(np.isnan(y), np.isnan(ref))
     src = kernels.source("naive")
     assert "? x[j] : 0.0f" in src and "if (j >= 0 && j < n) acc" not in src

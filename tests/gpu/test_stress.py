@@ -64,7 +64,6 @@ def test_stress_build_gives_the_emulated_values(variant):
         for kw in options(variant):
             for i, y in enumerate(launches(variant, x, w, tile=tile, threads=threads, **kw)):
                 where = f"{variant} n={n} tile={tile} k={k} {kw} launch {i}"
-                assert np.all(np.isfinite(y)), f"{where}: unwritten outputs"
                 assert np.all(np.abs(y.astype(np.float64) - expected) <= bound), where
 
 

@@ -4,6 +4,7 @@ NOT YET, each solution passes, bad arguments get a verdict, and the corpus of le
 without a GPU (marked slow: one compile per answer)."""
 
 import concurrent.futures
+import functools
 import multiprocessing
 import os
 import re
@@ -25,11 +26,9 @@ POSED = {"async_halo": ("03_async_copy_convolution.ipynb", "my_kernel"),
          "warp_specialized": ("05_warp_specialization_and_the_bound.ipynb", "my_handoff")}
 CORPUS = Path(__file__).parent / "exercise_corpus"
 MANIFEST = runpy.run_path(str(CORPUS / "manifest.py"))
-ANSWERS = MANIFEST["ANSWERS"]
+ANSWERS, HANGS = MANIFEST["ANSWERS"], MANIFEST["HANGS"]
 SOLUTION = check.solution("async_halo")
-# the lines of the solution's two #includes, as the verdicts number them
-PIPELINE_LINE = SOLUTION.split("\n").index("#include <cuda/pipeline>") + 1
-COMMON_LINE = SOLUTION.split("\n").index('#include "conv1d_common.cuh"') + 1
+PIPELINE_LINE = SOLUTION.split("\n").index("#include <cuda/pipeline>") + 1   # as verdicts number it
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
@@ -79,11 +78,8 @@ def test_each_solution_passes_the_static_checks(name, no_gpu):
     (b"\xff\xfe", "async_halo", "NOT YET: the answer is bytes that are not UTF-8"),
     ("int a;\0" + SOLUTION, "async_halo", "NOT YET: line 1 holds a NUL character"),
     ("//" + "x" * 70000, "async_halo", "NOT YET: the answer is 70,002 bytes, more than 64 KiB"),
-    (SOLUTION.replace('#include "conv1d_common.cuh"', '#include "../async_halo.cu"'),
-     "async_halo", f"NOT YET: an #include the check does not offer, line {COMMON_LINE}"),
-    (SOLUTION.replace("#include <cuda/pipeline>", "#include </etc/passwd>"), "async_halo",
+    (SOLUTION.replace("#include <cuda/pipeline>", '#include "../async_halo.cu"'), "async_halo",
      f"NOT YET: an #include the check does not offer, line {PIPELINE_LINE}"),
-    (SOLUTION.replace("PHASE(2);", ""), "async_halo", "NOT YET: the skeleton's PHASE\\(2\\) line"),
 ])
 def test_every_argument_gets_a_verdict(src, name, said, monkeypatch):
     monkeypatch.setattr(build, "compile_ptx", lambda *a: pytest.fail("it compiled"))
@@ -125,17 +121,14 @@ def test_only_the_common_header_and_libcu_can_be_included(no_gpu):
     verdict = check.report(SOLUTION.replace("#include <cuda/pipeline>",
                                             "#include <cuda/pipeline>\n#include <async_halo.cu>"))
     assert "`#include <async_halo.cu>`: no such header here" in verdict
-    options = build.LearnerBuild(256, 5, 256, "sm_80").options()
-    includes = [o for o in options if o.startswith("-I")]
+    includes = [o for o in build.LearnerBuild(256, 5, 256, "sm_80").options() if o.startswith("-I")]
     assert includes[0] == f"-I{build.private_include()}" and len(includes) == 2
     assert sorted(p.name for p in build.private_include().iterdir()) == ["conv1d_common.cuh"]
 
 
-def test_a_compile_or_run_that_takes_too_long_is_stopped(monkeypatch):
+def test_a_compile_or_run_that_takes_too_long_is_stopped():
+    """Both run in run_child (the corpus's preprocessor_bomb.cu gets the compile's verdict)."""
     assert build.run_child(["timeit", "-n1", "import time; time.sleep(30)"], 1) is None
-    monkeypatch.setattr(build, "COMPILE_LIMIT_S", 0.01)
-    fresh = SOLUTION + f"\n// {os.getpid()} {id(monkeypatch)}\n"
-    assert check.report(fresh).startswith("NOT YET: it did not compile within 0.01 s")
 
 
 def test_wrong_outputs_are_named_by_their_place_in_a_tile():
@@ -203,23 +196,18 @@ SAID = [
 ]
 
 
-@pytest.mark.parametrize("notebook, cell, said, answer, verdicts", SAID,
-                         ids=[s[3] for s in SAID])
-def test_what_a_chapter_says_the_check_does_is_what_it_does(notebook, cell, said, answer,
-                                                           verdicts):
+@pytest.mark.parametrize("notebook, cell, said, answer, verdicts", SAID, ids=[s[3] for s in SAID])
+def test_what_a_chapter_says_the_check_does_is_what_it_does(notebook, cell, said, answer, verdicts):
     nb = nbformat.read(notebooks.NOTEBOOK_DIR / f"{notebook}.ipynb", as_version=4)
     text = " ".join(next(c.source for c in nb.cells if c.get("id") == cell).split())
     assert said in text, f"{notebook} cell {cell} no longer says: {said}"
     assert ANSWERS[answer] == verdicts, answer
 
 
-GPU_RUN_LIMIT_S = 40   # the corpus's hangs need not take a learner's 90 s each
-
-
 def _worker(gpu: bool) -> None:
     """A worker's start: no GPU, or a shorter limit for each run on it."""
     if gpu:
-        run.RUN_LIMIT_S = GPU_RUN_LIMIT_S
+        run.RUN_LIMIT_S = 40   # the corpus's hangs need not take a learner's 90 s each
     else:
         check.gpu_available = lambda: False
 
@@ -228,26 +216,20 @@ def _verdict(answer: str):
     return check.report((CORPUS / answer).read_bytes(), _exercise_of(answer))
 
 
-_VERDICTS: dict = {}
-
-
+@functools.cache
 def _verdicts(gpu: bool) -> dict:
     """Every answer's verdict, computed by the first test that asks, a few at a time, each
     answer in a worker process of its own (spawned: no CUDA state inherited), as a learner's
     check runs."""
-    if gpu not in _VERDICTS:
-        workers = int(os.environ.get("CHECK_WORKERS", 8 if gpu else os.cpu_count() or 2))
-        pool = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker,
-            initargs=(gpu,))
-        # the answers that hang first, so that their waits overlap the others' work
-        order = sorted(ANSWERS, key=lambda a: (a not in HANGS, a))
-        _VERDICTS[gpu] = {a: pool.submit(_verdict, a) for a in order}
-        pool.shutdown(wait=False)
-    return _VERDICTS[gpu]
-
-
-HANGS = MANIFEST["HANGS"]
+    workers = int(os.environ.get("CHECK_WORKERS", 8 if gpu else os.cpu_count() or 2))
+    pool = concurrent.futures.ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker,
+        initargs=(gpu,))
+    # the answers that hang first, so that their waits overlap the others' work
+    order = sorted(ANSWERS, key=lambda a: (a not in HANGS, a))
+    verdicts = {a: pool.submit(_verdict, a) for a in order}
+    pool.shutdown(wait=False)
+    return verdicts
 
 
 def _expect(verdict, word: str, fragment) -> None:

@@ -89,23 +89,15 @@ def test_the_gpu_and_the_emulation_give_the_same_numbers():
                                   emu_puzzle[kernels.wrong_outputs(emu_puzzle, x, w)])
 
 
-def glued(nb) -> set[str]:
-    """The names the notebook's code cells glue (their stored outputs)."""
-    names = set()
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            scrap = out.get("metadata", {}).get("scrapbook", {})
-            if "name" in scrap:
-                names.add(scrap["name"])
-    return names
-
-
 @pytest.mark.parametrize("edition", ["notebooks", "ko/notebooks"])
 def test_every_glue_role_names_a_glued_value(edition):
+    """Each {glue:text} role names a value a code cell's stored outputs glue."""
     nb = nbformat.read(ROOT / edition / NOTEBOOK, as_version=4)
     roles = {name for cell in nb.cells if cell.cell_type == "markdown"
              for name in re.findall(r"\{glue:text\}`(\w+)`", cell.source)}
-    assert roles and roles <= glued(nb), roles - glued(nb)
+    glued = {out.get("metadata", {}).get("scrapbook", {}).get("name")
+             for cell in nb.cells for out in cell.get("outputs", [])}
+    assert roles and roles <= glued, roles - glued
 
 
 def test_the_page_says_where_its_numbers_come_from():
