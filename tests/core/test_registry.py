@@ -9,7 +9,8 @@ import pytest
 
 import kernels
 from kernels import emulation, variants as V
-from support import compiled
+from kernels.compile import warm_cache
+from support import build, compiled
 
 pytestmark = pytest.mark.usefixtures("warm_builds")
 
@@ -42,30 +43,41 @@ def test_public_names_come_from_the_registry():
     assert V.names(staged=True) == ("pipelined", "bulk", "warp_specialized")
 
 
+def shared_cases(v):
+    """(target, sizes) of the CUBINs whose shared memory the registry must match."""
+    for tile, k, stages in [(256, 5, 1), (1024, 31, 2), (96, 4, 4), (32, 1, 1), (2048, 64, 3)]:
+        for arch in (80, 90):
+            if arch >= v.min_arch and v.takes_k(k):
+                yield f"sm_{arch}", dict(tile=tile, k=k, threads=min(tile, 256),
+                                         stages=stages if v.staged else None)
+
+
+@pytest.fixture(scope="module")
+def shared_builds():
+    warm_cache([(v.name, build(v.name, target, **sizes))
+                for v in V.VARIANTS for target, sizes in shared_cases(v)])
+
+
 @pytest.mark.parametrize("variant", V.NAMES)
-def test_shared_memory_is_the_compiled_kernels(variant):
+def test_shared_memory_is_the_compiled_kernels(variant, shared_builds):
     """The registry's bytes (what launch_config checks against 48 KiB) are what the CUBIN
     declares, for the GPU's own machine code at several tiles, tap counts and stage counts."""
     v = V.get(variant)
-    for tile, k, stages in [(256, 5, 1), (1024, 31, 2), (96, 4, 4), (32, 1, 1), (2048, 64, 3)]:
-        stages = stages if v.staged else None
-        for arch in (80, 90):
-            if arch < v.min_arch or not v.takes_k(k):
-                continue
-            cubin = compiled(variant, f"sm_{arch}", tile=tile, k=k, threads=min(tile, 256),
-                             stages=stages).read_bytes()
-            # the ELF64 section headers: {name: size}
-            shoff, = struct.unpack_from("<Q", cubin, 0x28)
-            entsize, count, names = struct.unpack_from("<HHH", cubin, 0x3A)
-            headers = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * entsize) for i in range(count)]
-            strtab = headers[names][4]
-            sections = {cubin[strtab + h[0]:cubin.index(b"\0", strtab + h[0])].decode(): h[5]
-                        for h in headers}
-            size = sections.get(f".nv.shared.{v.kernel}", 0)
-            if size and ".nv.shared.reserved.0" in sections:
-                size -= 1024   # sm_90 CUBINs start their shared section with 1 KiB the driver reserves
-            assert size == kernels.geometry.shared_bytes(variant, tile, k, stages), \
-                f"{variant} sm_{arch} tile={tile} k={k} stages={stages}"
+    for target, sizes in shared_cases(v):
+        tile, k, stages = sizes["tile"], sizes["k"], sizes["stages"]
+        cubin = compiled(variant, target, **sizes).read_bytes()
+        # the ELF64 section headers: {name: size}
+        shoff, = struct.unpack_from("<Q", cubin, 0x28)
+        entsize, count, names = struct.unpack_from("<HHH", cubin, 0x3A)
+        headers = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * entsize) for i in range(count)]
+        strtab = headers[names][4]
+        sections = {cubin[strtab + h[0]:cubin.index(b"\0", strtab + h[0])].decode(): h[5]
+                    for h in headers}
+        size = sections.get(f".nv.shared.{v.kernel}", 0)
+        if size and ".nv.shared.reserved.0" in sections:
+            size -= 1024   # sm_90 CUBINs start their shared section with 1 KiB the driver reserves
+        assert size == kernels.geometry.shared_bytes(variant, tile, k, stages), \
+            f"{variant} {target} tile={tile} k={k} stages={stages}"
 
 
 @pytest.mark.parametrize("variant", V.NAMES)
