@@ -23,7 +23,7 @@ float64 reference at the smallest N of the sweep (the GPU tests cover every size
 ``--plan`` says what a run times and about how long it takes, without a GPU.
 
 :mod:`kernels.measure.recorded` reads the recording (``roofline_rows``, ``best_per_k``,
-``async_vs_sync``, ``launch_overhead``, ``roofline_table``); :func:`kernels.teach.plots.plot_roofline`
+``async_vs_sync``, ``launch_overhead``, ``roofline_table``); :func:`kernels.teach.charts.plot_roofline`
 draws it.
 """
 

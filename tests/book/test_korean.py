@@ -518,17 +518,17 @@ def test_the_pages_fall_back_to_a_hangul_font_that_has_every_syllable_they_show(
     "Book Hangul", which ko/_config.yml copies to _static): it must hold every Hangul letter the
     edition shows, or a reader sees boxes."""
     from fontTools.ttLib import TTFont
-    from kernels.teach import plots
+    from kernels.teach import figure
     css = (ROOT / "book" / "_static" / "reader.css").read_text()
     assert re.search(r'@font-face \{\s*font-family: "Book Hangul";\s*src: url\("'
-                     + re.escape(plots.FONT.name), css)
+                     + re.escape(figure.FONT.name), css)
     assert '"Book Hangul", system-ui' in css
     static = yaml.safe_load((KO / "_config.yml").read_text())["sphinx"]["config"]["html_static_path"]
-    assert (KO / static[-1]).resolve() == plots.FONT.parent
+    assert (KO / static[-1]).resolve() == figure.FONT.parent
     shown = "".join(p.read_text(encoding="utf-8") for p in
                     [*(KO / "book").glob("*.md"), *(KO / "notebooks").glob("*.ipynb"),
                      KO / "_config.yml", *(ROOT / "book" / "_ext").rglob("*.py")])
-    glyphs = TTFont(plots.FONT).getBestCmap()
+    glyphs = TTFont(figure.FONT).getBestCmap()
     missing = sorted({c for c in shown if "\uac00" <= c <= "\ud7a3" or "\u3130" <= c <= "\u318f"}
                      - {chr(u) for u in glyphs})
-    assert not missing, f"{plots.FONT.name} lacks {''.join(missing)}: re-subset the font"
+    assert not missing, f"{figure.FONT.name} lacks {''.join(missing)}: re-subset the font"

@@ -101,15 +101,15 @@ def test_the_korean_figures_draw_every_glyph(monkeypatch, caplog):
     import matplotlib
     from matplotlib.text import Text as Label
     from kernels.measure import recorded
-    from kernels.teach import plots
+    from kernels.teach import charts, figure, plots
     monkeypatch.setenv(edition.ENV, "ko")
     result, roof = recorded.load(), recorded.load("h200_roofline")
     label = recorded.provenance(result["provenance"])
-    for fig in (plots.plot_bandwidth(result, label=label), plots.plot_stage_sweep(result, label=label),
-                plots.plot_roofline(roof, label=recorded.provenance(roof["provenance"])),
+    for fig in (charts.plot_bandwidth(result, label=label), charts.plot_stage_sweep(result, label=label),
+                charts.plot_roofline(roof, label=recorded.provenance(roof["provenance"])),
                 plots.draw_tiles()):
         fig.png(dpi=50)
-        with matplotlib.rc_context(plots.PAGE_RC):
+        with matplotlib.rc_context(figure.PAGE_RC):
             fig.draw_without_rendering()   # laid out as on the page
         ticks = {id(t) for ax in fig.axes for t in ax.get_xticklabels() + ax.get_yticklabels()}
         cut = [t.get_text() for t in fig.findobj(Label) if t.get_visible() and t.get_text()
@@ -123,10 +123,10 @@ def test_the_figures_font_has_every_hangul_syllable_they_draw():
     """Every syllable of the modules that draw them (the notebooks' cells are in the Korean
     notebooks, which tests/book/test_korean.py checks against the same font)."""
     from fontTools.ttLib import TTFont
-    from kernels.measure import timeline
-    from kernels.teach import plots
-    cmap = TTFont(plots.FONT).getBestCmap()
-    used = {c for m in (plots, timeline) for c in Path(m.__file__).read_text(encoding="utf-8")
+    from kernels.measure import recorded
+    from kernels.teach import charts, figure, plots, schedule
+    cmap = TTFont(figure.FONT).getBestCmap()
+    used = {c for m in (charts, plots, recorded, schedule) for c in Path(m.__file__).read_text(encoding="utf-8")
             if "가" <= c <= "힣"}
     assert used and not sorted(c for c in used if ord(c) not in cmap)
 

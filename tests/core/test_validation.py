@@ -24,7 +24,7 @@ from kernels import compile as kcompile, emulation
 from kernels.launch import gpu_target
 from kernels.measure import bench, nsight, recorded, roofline, timeline, timing
 from kernels.publish import translate
-from kernels.teach import explore, listing, plots, schedule
+from kernels.teach import charts, explore, listing, plots, schedule
 from kernels.teach.halo import halo_cells
 from support import ROOT
 
@@ -318,8 +318,8 @@ CASES = [
     ("tile 100", on(PEM, {"a": Y}, X, W, 100), ValueError, "tile must be a multiple of 32"),
     ("x float64", on(PEM, {"a": Y}, X.astype(np.float64), W, 256), TypeError, "x must be float32"),
     ("w a list", on(PEM, {"a": Y}, X, list(W), 256), TypeError, "w must be a NumPy or CuPy array"),
-    # --- plots.plot_bandwidth, plot_stage_sweep ---
-    ("k not recorded", on(plots.plot_bandwidth, RECORDED, 7), ValueError, "3, 5, 9, 31"),
+    # --- charts.plot_bandwidth, plot_stage_sweep ---
+    ("k not recorded", on(charts.plot_bandwidth, RECORDED, 7), ValueError, "3, 5, 9, 31"),
     # --- schedule.model ---
     ("mode typo", on(MODEL, "asyn"), ValueError, "did you mean 'async'"),
     ("dram_latency negative", on(MODEL, dram_latency=-1), ValueError,
@@ -370,7 +370,7 @@ CASES = [
     ("no empty kernel", on(recorded.launch_overhead, ROOF | {"seed": {
         "rows": [r for r in ROOF["seed"]["rows"] if r["name"] != "empty"]}}), ValueError,
      "no empty kernel"),
-    ("a variant not recorded", on(plots.plot_roofline, ROOF, 2**26, ["naive"]),
+    ("a variant not recorded", on(charts.plot_roofline, ROOF, 2**26, ["naive"]),
      ValueError, "no rows of naive at n = 67108864"),
     ("a date without offset", on(recorded.variants_expected, ROOF | {
         "provenance": {"date": "2026-11-29T09:00:00"}}), ValueError, "UTC offset"),
@@ -474,8 +474,8 @@ PUBLIC = [   # what a reader calls with arguments of their own: each needs a row
     "reference.wrong_outputs", "reference.assert_correct", "reference.random_inputs",
     "geometry.max_tile", "geometry.launch_config", "halo.halo_cells", "schedule.model",
     "schedule.model_totals", "explore.run", "plots.draw_tiles", "plots.plot_error_map",
-    "plots.plot_bandwidth", "roofline.plan", "roofline.run", "recorded.async_vs_sync",
-    "plots.plot_roofline", "bench.measure", "bench.ncu_target", "bench.run", "bench.tune",
+    "charts.plot_bandwidth", "roofline.plan", "roofline.run", "recorded.async_vs_sync",
+    "charts.plot_roofline", "bench.measure", "bench.ncu_target", "bench.run", "bench.tune",
     "bench.tuning_grid", "explore.compare", "listing.copy_instructions", "listing.diff",
     "listing.diff_text", "listing.show", "recorded.load", "nsight.summary", "roofline.ncu_target",
     "timeline.instrumentation_cost", "schedule.load_or_measure", "translate.Edition"]
@@ -619,7 +619,7 @@ def test_good_values_of_every_kind_are_accepted():
     assert a == b
     assert schedule.model(dram_latency=0, taps_latency=0).total == 50
     assert kernels.max_tile(64, "vec4") == 65536 and kernels.max_tile(np.int64(5)) == 12256
-    assert plots.plot_bandwidth(RECORDED, np.int64(5), "recorded").axes
+    assert charts.plot_bandwidth(RECORDED, np.int64(5), "recorded").axes
     assert plots.plot_error_map({"a": Y, "b": Y, "c": Y, "d": Y}, X, W, np.int64(256)).axes
     assert len(halo_cells(np.int64(100), 32, 5)) == 4 * 4
     r = explore.run("naive", n=1000, tile=64, k=9, seed=np.random.default_rng(0), timed=False)

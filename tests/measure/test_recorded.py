@@ -7,7 +7,7 @@ import pytest
 from inputs import check_variants
 from kernels.measure import bench, nsight, recorded
 from kernels import layout
-from kernels.teach import plots
+from kernels.teach import charts
 from kernels import variants as V
 
 N, K, LONG_K = 2**26, 5, 31
@@ -78,8 +78,8 @@ def test_table_and_plots_from_the_recording(result):
     assert len(lines) == 2 + len(recorded.rows_at(result, N, K))
     medians = [float(line.split()[-3]) for line in lines[2:]]
     assert medians == sorted(medians) and "copy" in text and "pipelined" in text   # fastest first
-    assert plots.plot_bandwidth(result, k=5).axes
-    assert plots.plot_stage_sweep(result).axes
+    assert charts.plot_bandwidth(result, k=5).axes
+    assert charts.plot_stage_sweep(result).axes
 
 
 def test_ncu_summary_reads_every_metric_of_every_profiled_kernel():

@@ -12,7 +12,7 @@ from inputs import check_variants, random_inputs, roofline_recording
 
 import kernels
 from kernels.measure import bench, recorded, roofline
-from kernels.teach import plots
+from kernels.teach import charts
 from kernels import variants as V
 from kernels.compile import Build, compile_source
 
@@ -163,7 +163,7 @@ def test_launch_overhead_at_the_seed_size():
 
 def test_plot_roofline():
     rec = roofline_recording()
-    fig = plots.plot_roofline(rec, N, label="synthetic")
+    fig = charts.plot_roofline(rec, N, label="synthetic")
     ax = fig.axes[0]
     labels = ax.get_legend_handles_labels()[1]
     assert set(roofline.VARIANTS) <= set(labels)
@@ -171,12 +171,12 @@ def test_plot_roofline():
     assert ax.get_xscale() == "log" and [int(t) for t in ax.get_xticks()] == [1, 3, 5, 31, 63, 127]
     bound = [line for line in ax.get_lines() if list(line.get_ydata()) == [1.0, 1.0]]
     assert bound and bound[0].get_linestyle() == "--"
-    two = plots.plot_roofline(rec, 2**24, variants=["staged_sync", "bulk"])
+    two = charts.plot_roofline(rec, 2**24, variants=["staged_sync", "bulk"])
     assert [t for t in two.axes[0].get_legend_handles_labels()[1] if t in V.NAMES] == [
         "staged_sync", "bulk"]
     no_fma = copy.deepcopy(rec)
     no_fma["rows"] = [r for r in rec["rows"] if r["limit"] == "copy"]
-    assert "FMAs bound it, not the copy" not in plots.plot_roofline(
+    assert "FMAs bound it, not the copy" not in charts.plot_roofline(
         no_fma).axes[0].get_legend_handles_labels()[1]
 
 
@@ -313,7 +313,7 @@ def test_the_sweep_end_to_end_with_fake_timings(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "roofline: 38 cases" in err and "n=2^14 k=127" in err
     assert recorded.async_vs_sync(rec, 2**14, 31).winner in ("async", "sync", "tie")
-    assert plots.plot_roofline(rec, 2**14).axes
+    assert charts.plot_roofline(rec, 2**14).axes
 
 
 def test_the_recorded_roofline():
@@ -365,7 +365,7 @@ def test_a_small_sweep_records_every_field():
     share = recorded.launch_overhead(rec)
     assert set(share) == set(roofline.SEED_VARIANTS) and all(0 < s < 2 for s in share.values())
     assert all(r["method"] == "graph" for r in rec["seed"]["rows"])
-    assert plots.plot_roofline(rec, 2**20).axes
+    assert charts.plot_roofline(rec, 2**20).axes
 
 
 @pytest.mark.gpu
