@@ -87,7 +87,7 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
                  f"block's shared buffer of {tile + k - 1} floats: its tile, {left} halo cells "
                  f"copied from the tile on its left and {right} from the one on its right, zeros "
                  "outside the vector.",
-                 f"float {n}개인 벡터 x를 {tile}개씩 타일 {rows}개로 나눈 그림. 그 아래에 블록마다 float "
+                 f"float {n:,}개인 벡터 x를 {tile}개씩 타일 {rows}개로 나눈 그림. 그 아래에 블록마다 float "
                  f"{tile + k - 1}개짜리 공유 버퍼: 자기 타일, 왼쪽 타일에서 복사한 헤일로 {left}칸과 오른쪽 "
                  f"타일에서 복사한 {right}칸, 벡터 바깥은 0.")
     return fig
@@ -117,7 +117,7 @@ def plot_error_map(outputs: dict, x, w, tile: int):
     for (name, err), style, colour in zip(errors.items(), styles, colours):
         ax.plot(np.arange(n), np.maximum(err, floor), ls="none", color=colour, **style,
                 label=Text(f"{name}: {wrong[name].sum()} wrong of {n}",
-                         f"{name}: {n}개 중 {wrong[name].sum()}개 틀림"))
+                         f"{name}: {n:,}개 중 {wrong[name].sum():,}개 틀림"))
         if hist is not None and wrong[name].any():
             counts = np.bincount(np.flatnonzero(wrong[name]) % tile, minlength=tile)
             hist.bar(np.arange(tile), counts, width=1.0, alpha=0.7, color=colour, label=name)
@@ -149,10 +149,10 @@ def plot_error_map(outputs: dict, x, w, tile: int):
         at = ", ".join(map(str, where)) if len(where) <= 6 else ""
         said.append(Text(f"{name}: {m.sum()} wrong"
                        + (f", at positions {at} of each tile" if at else ""),
-                       f"{name}: {m.sum()}개 틀림" + (f"(타일 안 위치 {at})" if at else "")))
+                       f"{name}: {m.sum():,}개 틀림" + (f"(타일 안 위치 {at})" if at else "")))
     fig.alt = Text(f"The error of each of {n} outputs against the float32 rounding bound, log "
                  "scale. ",
-                 f"출력 {n}개 각각의 오차와 float32 반올림 오차 한계, 로그 눈금. ") + "; ".join(said) + "."
+                 f"출력 {n:,}개 각각의 오차와 float32 반올림 오차 한계, 로그 눈금. ") + "; ".join(said) + "."
     return fig
 
 

@@ -68,15 +68,17 @@ def test_numbers_are_written_each_editions_way(value, en, ko):
 def test_a_table_shows_each_language_aligned_in_columns(monkeypatch):
     monkeypatch.setenv(edition.ENV, "en")
     t = Table(Text("Title", "제목"), ["", Text("median µs", "중앙값 µs")],
-              [[Text("copy", "복사"), "1.0"], ["bulk", "12.5"]])
+              [[Text("copy", "복사"), "1.0"], ["bulk", "12.5"], ["sm_90", "4135"]])
     data, meta = t._repr_mimebundle_()
     ko = meta[edition.KEY]["editions"]["ko"]
     assert data["text/plain"].splitlines()[0] == "Title" and "제목" in ko["text/plain"]
     lines = ko["text/plain"].splitlines()[1:]
     assert len({edition.columns(x) for x in lines}) == 1, lines     # aligned
     assert "<caption>제목</caption>" in ko["text/html"]
+    assert "4135" in data["text/plain"] and ">4,135<" in ko["text/html"]   # Korean groups digits
     plain = Table("", ["a"], [["1"]])._repr_mimebundle_()
     assert set(plain) == {"text/plain", "text/html"}                # no editions: English only
+    assert Table("", ["a"], [["1280 ns"]])._repr_mimebundle_()[1]   # 1,280 ns in Korean
 
 
 def test_a_figure_is_drawn_in_each_language(monkeypatch):
