@@ -98,6 +98,15 @@ class Table:
             t.widths = [max(w, m) for w, m in zip(self.widths, natural)]
         return t
 
+    def korean(self, title: str, words: dict) -> "Table":
+        """This table with Korean words: ``title``, and for each header or cell that ``words``
+        names (its English), the Korean that ``words`` gives it."""
+        t = copy.copy(self)
+        t.title = Text(self.title, title)
+        t.headers = [Text(h, words[h]) if h in words else h for h in self.headers]
+        t.rows = [[Text(c, words[c]) if c in words else c for c in row] for row in self.rows]
+        return t
+
     def _repr_mimebundle_(self, include=None, exclude=None):
         """Where some of its text is in both editions' languages, both tables (for ``translate
         sync``); else the HTML and text forms."""

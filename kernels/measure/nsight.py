@@ -3,7 +3,8 @@ them; no GPU needed.
 
 A profile is the text ``ncu --metrics`` prints for the metrics in :data:`METRICS`
 (``python -m kernels.measure.bench --ncu-metrics`` lists them); :func:`summary` reads one back as
-{kernel: {metric: value}}, :func:`table` prints it, and the rest compares kernels within it.
+{kernel: {metric: value}}, and the rest compares kernels within it (appendix 06 shows them:
+:mod:`kernels.teach.measuring`).
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from __future__ import annotations
 import re
 
 from .. import variants as V
-from ..edition import Text, millions
-from ..tables import Table
 from ..validate import choice, record
 from .recorded import RECORDED
 
@@ -78,54 +77,26 @@ def one_output_kernels(profile: dict, a: str = "async_halo", b: str = "tiled_syn
 
 def sync_vs_async(profile: dict, sync=("vec4", "staged_sync"),
                   asynchronous=("pipelined", "bulk", "warp_specialized")) -> dict:
-    """A profile's durations (µs, its own replays) as two ranges, the ``sync`` kernels' and the
-    ``asynchronous`` ones' (``"sync_us"``, ``"async_us"``), and each kernel's instructions
-    executed in millions (``"inst"``: variant -> text)."""
+    """A profile's durations (µs, its own replays) of the ``sync`` kernels and of the
+    ``asynchronous`` ones, each as its (least, most) (``"sync_us"``, ``"async_us"``), and each
+    kernel's instructions executed (``"inst"``: variant -> count)."""
 
     def m(v, metric):
         return profile[V.get(v).kernel][metric]
 
-    def span(names):   # "126.0-128.2" ("126.0~128.2"), or one value
-        t = [f"{x:.1f}" for x in sorted(m(v, "gpu__time_duration.sum") for v in names)]
-        return t[0] if t[0] == t[-1] else Text(f"{t[0]}-{t[-1]}", f"{t[0]}~{t[-1]}")
+    def span(names):
+        t = sorted(m(v, "gpu__time_duration.sum") for v in names)
+        return t[0], t[-1]
     return {"sync_us": span(sync), "async_us": span(asynchronous),
-            "inst": {V.get(v).name: millions(m(v, 'smsp__inst_executed.sum'))
+            "inst": {V.get(v).name: m(v, "smsp__inst_executed.sum")
                      for v in (*sync, *asynchronous)}}
-
-
-TABLE = (("gpu__time_duration.sum", Text("time µs", "시간 µs"), ".1f"),
-         ("dram__bytes_read.sum", Text("DRAM MB read", "DRAM 읽기 MB"), ".1f"),
-         ("dram__bytes_write.sum", Text("DRAM MB written", "DRAM 쓰기 MB"), ".1f"),
-         ("dram__throughput.avg.pct_of_peak_sustained_elapsed",
-          Text("DRAM % of peak", "DRAM 최대치 %"), ".1f"),
-         ("sm__throughput.avg.pct_of_peak_sustained_elapsed",
-          Text("SM % of peak", "SM 최대치 %"), ".1f"),
-         ("smsp__inst_executed.sum", Text("instructions", "명령어"), "millions"),
-         ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-          Text("smem wavefronts", "공유 메모리 웨이브프런트"), "millions"))
-
-
-def table(profile: dict) -> Table:
-    """A recorded Nsight Compute profile (:func:`summary`) as a table for the page: one
-    column per kernel, one row per metric (``TABLE``: time, DRAM bytes and throughput, SM
-    throughput, instructions and shared-memory wavefronts in millions). A
-    :class:`kernels.tables.Table`: ``str`` of it is the fixed-width text."""
-    names = [kernel.removeprefix("conv1d_") for kernel in profile]
-    return Table("", ["", *names],
-                 [[label, *(millions(m[metric]) if fmt == "millions" else f"{m[metric]:{fmt}}"
-                            for m in profile.values())]
-                  for metric, label, fmt in TABLE],
-                 widths=[16] + [max(9, len(name) + 1) for name in names],
-                 align="<" + ">" * len(names), sep="")
 
 
 # Two limits on an SM that neither the copy nor the FMA time shows, as ncu measures them: the
 # instructions (a scheduler issues one per cycle) and the shared-memory wavefronts (the SM serves
 # one per cycle), each as a % of its peak over the kernel's duration.
-LIMITS = (("smsp__inst_executed.avg.pct_of_peak_sustained_elapsed",
-           Text("instruction issue", "명령어 발행")),
-          ("l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed",
-           Text("shared memory", "공유 메모리")))
+LIMITS = {"issue": "smsp__inst_executed.avg.pct_of_peak_sustained_elapsed",
+          "shared": "l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed"}
 
 
 def limits(roof: dict, ks=(5, 31, 63)) -> dict[int, dict]:
@@ -142,18 +113,7 @@ def limits(roof: dict, ks=(5, 31, 63)) -> dict[int, dict]:
         copy = [c["median_us"] for c in roof["copies"] if c["n"] == n and c["k"] == k]
         if not copy:
             raise ValueError(f"roof has no copy timed at n = {n} with {k} taps")
-        issue, shared = (us * m[metric] / 100 for metric, _ in LIMITS)
+        issue, shared = (us * m[LIMITS[key]] / 100 for key in ("issue", "shared"))
         out[k] = dict(kernel=kernel.removeprefix("conv1d_"), time=us, copy=copy[0],
                       fma=n * k / roof["fma"]["fma_per_s"] * 1e6, issue=issue, shared=shared)
     return out
-
-
-def limits_table(lim: dict) -> Table:
-    """:func:`limits` as a table for the page, one row per K, times in µs."""
-    keys = ("time", "copy", "fma", "issue", "shared")
-    return Table(Text("The fastest kernel beside each limit, µs",
-                      "가장 빠른 커널과 각 한계, µs"),
-                 ["K", Text("kernel", "커널"), Text("time", "시간"), Text("copy", "복사"), "FMA",
-                  *(label for _, label in LIMITS)],
-                 [[str(k), row["kernel"], *(f"{row[key]:.0f}" for key in keys)]
-                  for k, row in lim.items()])

@@ -14,7 +14,8 @@ when it was made).
 
 The rest answers the questions notebooks 04 and 05 ask of a recording (which variant comes closest
 to the copy, which of two is faster, whether more stages helped), so that what the book says is
-computed from the numbers, and tested, instead of decided in a notebook cell.
+computed from the numbers, and tested, instead of decided in a notebook cell; the chapters' tables
+and words are in :mod:`kernels.teach.bandwidth` and :mod:`kernels.teach.bound`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from pathlib import Path
 import numpy as np
 
 from .. import layout, variants as V
-from ..edition import Text, listed as both_listed, of, times
 from ..files import read_json
 from ..tables import Table
 from ..validate import choice, record, rows as valid_rows
@@ -61,15 +61,13 @@ def checked(name: str, data) -> dict:
 
 def table(result: dict, n: int = 2**26, k: int = 5) -> Table:
     """The sweep at one (n, K) with K taps, fastest first: median time, GB/s and time over the
-    copy time (a :class:`kernels.tables.Table`: ``str`` of it is the fixed-width text)."""
-    rows_at(result, n, k)      # n and k recorded (so that n is a power of two: 2^p)
-    rows = [r for r in result["rows"] if r["n"] == n and r["k"] == k]
+    copy time, in English (what the command line prints; chapter 04 shows it in both languages:
+    :func:`kernels.teach.bandwidth.table`)."""
+    rows = sorted(rows_at(result, n, k).values(), key=lambda r: r["median_us"])
     at, device = f"n = 2^{int(np.log2(n))}, K = {k}", result["provenance"].get("device")
-    return Table(Text(f"{at} on {device}", f"{at}, {device}"),
-                 ["", Text("median µs", "중앙값 µs"), "GB/s", COPY_HEADER],
-                 [[Text("copy", "복사") if r["name"] == "copy" else r["name"], f"{r['median_us']:.1f}",
-                   f"{r['gbps']:.0f}", f"{r['ratio']:.2f}"]
-                  for r in sorted(rows, key=lambda r: r["median_us"])],
+    return Table(f"{at} on {device}", ["", "median µs", "GB/s", "÷ copy"],
+                 [[r["name"], f"{r['median_us']:.1f}", f"{r['gbps']:.0f}", f"{r['ratio']:.2f}"]
+                  for r in rows],
                  widths=[28, 10, 8, 7], align="<>>>")
 
 
@@ -110,32 +108,6 @@ def best_async(rows: dict[str, dict]) -> str:
 def stage_sweep(result: dict) -> list[dict]:
     """The stage sweep's rows (persistent blocks), fewest stages first."""
     return sorted(result["stage_sweep"], key=lambda r: r["config"]["stages"])
-
-
-COPY_HEADER = Text("÷ copy", "÷ 복사")    # a column of times over the copy time
-
-
-def schedule_words(persistent: bool) -> Text:
-    """A launch schedule in words: persistent blocks, or one block per tile."""
-    return (Text("persistent blocks", "퍼시스턴트 블록") if persistent
-            else Text("one block per tile", "타일마다 블록 하나"))
-
-
-def stage_table(result: dict) -> Table:
-    """The table of :func:`stage_summary`: the best of each schedule (persistent blocks, one
-    block per tile) of each staged variant in the tuning, a row each."""
-    rows = []
-    for (variant, persistent), r in sorted(best_by_schedule(result).items()):
-        c = r["config"]
-        rows.append([variant, schedule_words(persistent), f"{r['ratio']:.3f}",
-                     f"{c['tile']:d}", f"{c['threads']:d}",
-                     f"{c['stages']:d}", f"{c['grid']:d}"])
-    return Table(Text("The best of each schedule in the tuning run (time over the copy time):",
-                      "튜닝 실행에서 스케줄마다 가장 빠른 구성(시간 ÷ 복사 시간):"),
-                 [Text("variant", "변형"), Text("schedule", "스케줄"), COPY_HEADER,
-                  Text("tile", "타일"), Text("threads", "스레드"), Text("stages", "스테이지"),
-                  Text("blocks", "블록")], rows,
-                 widths=[16, 18, 7, 6, 8, 7, 7], align="<<>>>>>")
 
 
 # --- which variants a recording must hold ---------------------------------------------------
@@ -251,11 +223,10 @@ def async_vs_sync(rec: dict, n: int, k: int, control: str = "staged_sync",
         tile, threads = c["config"]["tile"], c["config"]["threads"]
         candidates = {v: r for v, r in ((v, _same_config(r, tile, threads))
                                         for v, r in candidates.items()) if r is not None}
-        how = Text(f"tile {tile}, {threads} threads, one block per tile, one stage",
-                   f"타일 {tile}, 스레드 {threads}개, 타일마다 블록 하나, 스테이지 하나")
+        how = f"tile {tile}, {threads} threads, one block per tile, one stage"
     if not candidates:
         raise ValueError(f"no asynchronous variant at n = {n} with {k} taps"
-                         + (f" was tried in {of(how, 'en')}" if matched else ""))
+                         + (f" was tried in {how}" if matched else ""))
     best = min(candidates, key=lambda v: candidates[v]["median_us"])
     a = candidates[best]
     tied = tuple(v for v, r in candidates.items() if v != best and tie(r, a))
@@ -278,22 +249,21 @@ def launch_overhead(rec: dict) -> dict[str, float]:
 def roofline_table(rec: dict, n: int = 2**26) -> Table:
     """The roofline at ``n`` outputs, one column per K (narrow enough for the page): the copy
     and FMA times, then each variant's time over the bound, a row each (``*``: the FMAs bound
-    it, not the copy; blank: not measured). A :class:`kernels.tables.Table`: ``str`` of it is
-    the fixed-width text."""
+    it, not the copy; blank: not measured), in English (chapter 05 shows it in both languages:
+    :func:`kernels.teach.bound.roofline_table`)."""
     by_variant = roofline_rows(rec, n)
     ks = sorted({r["k"] for rows in by_variant.values() for r in rows})
     cell = {(r["name"], r["k"]): r for rows in by_variant.values() for r in rows}
     names = list(by_variant)
     some = {k: next(cell[v, k] for v in names if (v, k) in cell) for k in ks}
 
-    rows = [[Text("copy µs", "복사 µs"), *(f"{some[k]['copy_us']:.1f}" for k in ks)],
+    rows = [["copy µs", *(f"{some[k]['copy_us']:.1f}" for k in ks)],
             ["FMA µs", *(f"{some[k]['fma_us']:.1f}" + ("*" if some[k]["limit"] == "fma" else "")
                          for k in ks)]]
     for v in names:
         rows.append([v, *(f"{cell[v, k]['ratio']:.2f}" if (v, k) in cell else "" for k in ks)])
     at, device = f"n = 2^{int(np.log2(n))}", rec["provenance"].get("device")
-    return Table(Text(f"{at} on {device}: time over the bound, max(copy, FMA time)",
-                      f"{at}, {device}: 상한 대비 시간, 상한 = max(복사 시간, FMA 시간)"),
+    return Table(f"{at} on {device}: time over the bound, max(copy, FMA time)",
                  ["K", *(str(k) for k in ks)], rows,
                  widths=[17] + [7] * len(ks), align="<" + ">" * len(ks), sep="", strip=True)
 
@@ -387,104 +357,12 @@ def ties_fastest(rec: dict, n: int, variant: str) -> list[int]:
     return out
 
 
-def lesson_numbers(rec: dict, n: int = 2**26) -> dict[str, str]:
-    """The roofline recording's numbers for "what to reach for", as text for the page: the
-    largest K up to which plain float4 loads (``vec4_up_to``) and synchronous staging
-    (``sync_up_to``) tie the fastest kernel (from the fewest taps on), the first K where the
-    asynchronous kernels beat the control (``first_async_k``), and the FMA time over the copy
-    time there (``async_share``; the two times ``async_fma_us``, ``async_copy_us``) and at the largest tie below it (``tie_share``, ``tie_k``)."""
-    v = verdicts(rec, n)
-    taps = list(v)
-
-    def prefix(ks):   # the K from the fewest taps on, while they are in ks
-        out = []
-        for k in taps:
-            if k not in ks:
-                break
-            out.append(k)
-        return out
-    vec4, sync = prefix(ties_fastest(rec, n, "vec4")), prefix(ties_fastest(rec, n, "staged_sync"))
-    many = [k for k in v if v[k].winner == "async"]
-    if not (vec4 and sync and many):
-        raise ValueError("the recording has no K where vec4 and staged_sync tie the fastest "
-                         "kernel, or none where asynchrony wins")
-    first = min(many)
-    below = [k for k in v if k < first and v[k].winner == "tie"]
-    if not below:
-        raise ValueError(f"the recording has no tie below K = {first}")
-
-    def share(k):
-        r = v[k].control_row
-        return r["fma_us"] / r["copy_us"]
-    return {"vec4_up_to": str(max(vec4)), "sync_up_to": str(max(sync)),
-            "first_async_k": str(first), "async_share": f"{share(first):.2f}",
-            "async_fma_us": f"{v[first].control_row['fma_us']:.1f}",
-            "async_copy_us": f"{v[first].control_row['copy_us']:.1f}",
-            "tie_k": str(max(below)), "tie_share": f"{share(max(below)):.2f}"}
-
-
 def tuned_one_tile(rec: dict, n: int = 2**26, variant: str = "warp_specialized") -> list[int]:
     """The K at which ``variant``'s tuned configuration is one stage and one block per tile:
     each block copies one tile, so nothing runs ahead of the compute."""
     variant = V.get(variant).name
     return [r["k"] for r in roofline_rows(rec, n).get(variant, [])
             if not r["config"].get("persistent") and (r["config"].get("stages") or 1) == 1]
-
-
-# --- notebooks 04 and 05: numbers and checks for their sentences ------------------------------
-
-def verdict_summary(rec: dict, n: int = 2**26) -> dict[str, str]:
-    """The roofline answer's numbers, as text for the page: the K where the synchronous control
-    and the asynchronous kernels tie (``tie_ks``), where the asynchronous kernels win
-    (``async_ks``, ``first_async_k``) and by how much at each (``async_kK``)."""
-    v = verdicts(rec, n)
-
-    def ks(which):
-        return [k for k in v if v[k].winner == which]
-
-    def named(taps):   # "3, 5 and 9" ("3, 5, 9"): the glue keeps its quotes, not a tuple
-        return both_listed(taps) if taps else Text("none", "없음")
-    out = {"tie_ks": named(ks("tie")), "async_ks": named(ks("async")),
-           "first_async_k": str(min(ks("async"))) if ks("async") else Text("none", "없음")}
-    for k in ks("async"):
-        out[f"async_k{k}"] = times(v[k].speedup)
-    return out
-
-
-# --- the lines notebooks 04 and 05 print around their tables and figures ----------------------
-
-def provenance(p: dict, live: bool = False) -> Text:
-    """Where and when a recording was made (its ``provenance``), a line for the page and a
-    figure's label; ``live``: measured now, on this GPU."""
-    if live:
-        return Text(f"Measured live on {p['device']}.", f"{p['device']}에서 지금 잰 값.")
-    return Text(f"RECORDED on {p['device']} (driver {p['driver']}, CuPy {p['cupy']}, "
-                f"{p['date'][:10]}).",
-                f"기록: {p['device']}(드라이버 {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}).")
-
-
-def configurations(result: dict, live: bool = False) -> Text:
-    """The configurations a recording's tuning chose (``configs``), a line each; ``live``: a live
-    run's, tuned over a smaller grid."""
-    head = (Text("configurations (a smaller tuning grid than the recording's):",
-                 "구성(기록보다 작은 튜닝 격자):") if live
-            else Text("configurations:", "구성:"))
-    def said(key, value, lang):
-        if lang == "en":
-            return f"{key}={value}"
-        if key == "persistent":
-            return "퍼시스턴트 블록" if value else "타일마다 블록 하나"
-        word, counter = CONFIG_WORDS.get(key, (key, ""))
-        return f"{word} {value}{counter}"
-    lines = [Text(*(f"  {variant:16s} " + ", ".join(said(key, value, lang) for key, value in config.items())
-                    for lang in ("en", "ko")))
-             for variant, config in result["configs"].items()]
-    return Text("\n", "\n").join([head, *lines])
-
-
-# A configuration's parameters as the Korean output says them (the English keeps key=value)
-CONFIG_WORDS = {"tile": ("타일", ""), "threads": ("스레드", "개"), "stages": ("스테이지", "개"),
-                "outputs": ("스레드당 출력", "개"), "blocks_per_sm": ("SM당 블록", "개")}
 
 
 # What notebook 04 reads besides: the configuration of the table's one-output kernels, the
@@ -569,16 +447,3 @@ def drift_seen(a: dict, b: dict) -> float:
     if not gaps:
         raise ValueError("the two recordings share no kernel in the same configuration")
     return max(gaps)
-
-
-def flight_table(result: dict) -> Table:
-    """The stage sweep beside the bytes its persistent blocks keep in flight: stages, blocks per
-    SM, KiB in flight per SM (:func:`bytes_in_flight`), GB/s, time over the copy's."""
-    sms = result["provenance"]["multiprocessors"]
-    return Table("", [Text("stages", "스테이지"), Text("blocks per SM", "SM당 블록"),
-                      Text("KiB in flight per SM", "SM당 진행 중 KiB"), "GB/s",
-                      Text("÷ copy", "÷ 복사")],
-                 [[r["config"]["stages"], f"{r['config']['grid'] / sms:.0f}",
-                   f"{bytes_in_flight(r, sms) / 1024:.1f}", f"{r['gbps']:.0f}",
-                   f"{r['ratio']:.2f}"] for r in stage_sweep(result)])
-

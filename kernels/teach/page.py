@@ -1,4 +1,5 @@
-"""Numbers for the prose: a cell computes them, the sentence around it shows them.
+"""Numbers for the prose: a cell computes them, the sentence around it shows them; and where a
+recording comes from (:func:`provenance`).
 
 A markdown cell cannot run code, so a number in a sentence is either typed (and goes stale when
 the recording changes) or glued: a code cell stores it under a name with :func:`glue`, and the
@@ -42,3 +43,13 @@ def glue(show: bool = True, **values: str) -> None:
                  else f"{name}: {value}" for name, value in values.items()]
         say(Text("\n", "\n").join(lines) if any(isinstance(v, Text) for v in lines)
             else "\n".join(lines))
+
+
+def provenance(p: dict, live: bool = False) -> Text:
+    """Where and when a recording was made (its ``provenance``), a line for the page and a
+    figure's label; ``live``: measured now, on this GPU."""
+    if live:
+        return Text(f"Measured live on {p['device']}.", f"{p['device']}에서 지금 잰 값.")
+    return Text(f"RECORDED on {p['device']} (driver {p['driver']}, CuPy {p['cupy']}, "
+                f"{p['date'][:10]}).",
+                f"기록: {p['device']}(드라이버 {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}).")

@@ -104,11 +104,12 @@ def test_the_korean_figures_draw_every_glyph(monkeypatch, caplog):
     from matplotlib.text import Text as Label
     from kernels.measure import recorded
     from kernels.teach import charts, figure, plots
+    from kernels.teach.page import provenance
     monkeypatch.setenv(edition.ENV, "ko")
     result, roof = recorded.load(), recorded.load("h200_roofline")
-    label = recorded.provenance(result["provenance"])
+    label = provenance(result["provenance"])
     for fig in (charts.plot_bandwidth(result, label=label), charts.plot_stage_sweep(result, label=label),
-                charts.plot_roofline(roof, label=recorded.provenance(roof["provenance"])),
+                charts.plot_roofline(roof, label=provenance(roof["provenance"])),
                 plots.draw_tiles()):
         fig.png(dpi=50)
         with matplotlib.rc_context(figure.PAGE_RC):
@@ -125,10 +126,9 @@ def test_the_figures_font_has_every_hangul_syllable_they_draw():
     """Every syllable of the modules that draw them (the notebooks' cells are in the Korean
     notebooks, which tests/book/test_korean.py checks against the same font)."""
     from fontTools.ttLib import TTFont
-    from kernels.measure import recorded
-    from kernels.teach import charts, figure, plots, schedule
+    from kernels.teach import charts, figure, page, plots, schedule
     cmap = TTFont(figure.FONT).getBestCmap()
-    used = {c for m in (charts, plots, recorded, schedule) for c in Path(m.__file__).read_text(encoding="utf-8")
+    used = {c for m in (charts, page, plots, schedule) for c in Path(m.__file__).read_text(encoding="utf-8")
             if "가" <= c <= "힣"}
     assert used and not sorted(c for c in used if ord(c) not in cmap)
 
