@@ -4,12 +4,7 @@ standard-normal float32: never zeros)."""
 from kernels import random_inputs, variants as V
 from kernels.measure import recorded
 
-__all__ = ["random_inputs", "takes_k", "roofline_recording", "check_variants"]
-
-
-def takes_k(variant, k):
-    """Whether ``variant`` accepts ``k`` taps (the register-window variants stop at 64)."""
-    return V.get(variant).takes_k(k)
+__all__ = ["random_inputs", "roofline_recording", "check_variants"]
 
 
 def roofline_recording() -> dict:

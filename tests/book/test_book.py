@@ -111,11 +111,9 @@ def test_the_halo_widget_offers_only_sizes_it_can_draw():
 
 @pytest.mark.parametrize("page", BOTH_EDITIONS)
 def test_page_renders_in_chromium(site, browser, page):
-    """Every page of both editions loads with no console error, shows all its figures, links to
-    the same page of the other edition (which loads), and every notebook page offers Colab. The
-    test machine is offline: requests to other hosts are blocked (the book needs none: MathJax is
-    served from its own _static/), and only the errors caused by that blocking are set aside, by
-    their URL."""
+    """Every page of both editions loads with no console error (but those of the requests to
+    other hosts, blocked here: the book needs none), shows all its figures, links to the same
+    page of the other edition (which loads), and, for a notebook, offers Colab."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
     blocked, errors = set(), []

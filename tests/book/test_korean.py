@@ -383,10 +383,7 @@ def style_problems(text):
 @pytest.mark.editorial
 @pytest.mark.parametrize("where, en, ko", TRANSLATED, ids=[t[0] for t in TRANSLATED])
 def test_korean_style_follows_the_editors_decisions(where, en, ko):
-    """The editors' decisions in every translated cell and page, outside code and math: no
-    semicolon after Korean, no colon straight after a sentence, % and Korean counters attached
-    to their numerals, -세요 not -십시오, no italics on Hangul, 이/을/과 after a final consonant,
-    and none of the forms replaced."""
+    """The editors' decisions (STYLE) in every translated cell and page, outside code and math."""
     problems = style_problems(ko)
     assert not problems, f"{where}: {len(problems)} style problem(s):\n" + "\n".join(
         f"  {why}: «{snippet}»" for why, snippet in problems)

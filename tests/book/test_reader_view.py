@@ -1,23 +1,12 @@
 """What a reader sees: every page of both built editions in headless Chromium, at a desktop width
-(1280 px) and a phone's (390 px).
-
-* every formula is typeset by MathJax (which the book serves itself: the browser here, as in CI,
-  reaches nothing but the book);
-* nothing runs off the text column: whatever is wider sits in a box that scrolls and shows that
-  it scrolls, and the page itself never scrolls sideways;
-* every resource a page loads comes from the book and loads (no 404, the favicon included);
-* the smallest text of every figure is at least 9 CSS px at the desktop width (each figure PNG
-  carries its smallest font size in image pixels in a tEXt chunk, ``min-text-px``);
-* in the dark theme, chosen by the system setting, figures sit on a white card;
-* search results quote the page's own text.
-
-Each page is loaded once per width (all its <details>, dropdowns and hidden cells opened, so
-their content is checked too); a full-page screenshot of it and what was measured are kept in
-_build/screenshots/ ({edition}-{page}-{width}.png and .json), which CI uploads.
-
-Another build can be checked in place of _build/html: BOOK_HTML=/path/to/html (its Korean
-edition in ko/ below it), and BOOK_SCREENSHOTS=/another/folder for its screenshots.
-Console errors and the links between the editions are checked by test_book.py.
+(1280 px) and a phone's (390 px): formulas typeset by MathJax (served by the book: the browser
+here, as in CI, reaches nothing else); nothing running off the text column (see OVERFLOW); every
+resource from the book and loaded, the favicon included; each figure's smallest text (its PNG's
+``min-text-px`` tEXt chunk) legible; in the system's dark theme, figures on a white card; search
+results that quote the page. Each page is loaded once per width with its <details>, dropdowns and
+hidden cells opened; a screenshot and what was measured go to _build/screenshots/ (CI uploads
+them). BOOK_HTML and BOOK_SCREENSHOTS check another build. Console errors and the links between
+the editions: test_book.py.
 """
 
 import functools
@@ -80,15 +69,10 @@ VISIBLE_PROSE = """() => {
   return text;
 }"""
 
-# Every element of the article whose box passes the column's edge (the article's box, within
-# the viewport) must be inside a scroll box (overflow-x auto or scroll, content wider than the
-# box) that is itself within the column. A scroll box must show that it scrolls: here the
-# book's cue, a mask that fades out the edge with more content (book/_static/reader.css), or a
-# background gradient attached to the content (the other common scroll-shadow technique); and
-# its scrollbar must not be switched off. Scrolled to its end, a masked box must change its
-# mask (the last column is not left faded). Only code, tables (and HTML outputs: here source
-# listings and diffs) and display math may scroll; printed output (the <pre> of a stream, a
-# text result or a traceback) wraps instead.
+# An element past the column's edge must sit in a scroll box (overflow-x auto or scroll) within
+# the column, which shows that it scrolls (the book's fading mask, book/_static/reader.css, or a
+# local background gradient), keeps its scrollbar, and changes its mask when scrolled to its end.
+# Only code, tables, HTML outputs and display math may scroll; printed output wraps instead.
 OVERFLOW = """async () => {
   const article = document.querySelector('main .bd-article') || document.querySelector('article');
   const vw = document.documentElement.clientWidth;
@@ -226,10 +210,8 @@ def figure_text(images, where):
 
 @pytest.fixture(scope="module")
 def view(site, browser):
-    """load(edition, page, width): the page's report (measured once, then remembered).
-
-    One browser tab per width serves every page (its HTTP cache too, which makes a load three
-    times faster: a resource is requested, and so checked, by the first page that uses it)."""
+    """load(edition, page, width): the page's report, measured once. One tab per width serves
+    every page (its HTTP cache too: a resource is checked by the first page that requests it)."""
     seen, tabs = {}, {}
 
     def tab(width):
@@ -330,9 +312,8 @@ def test_every_resource_comes_from_the_book_and_loads(view, edition, page, width
 
 @pytest.mark.parametrize("edition, page, width", VIEWS, ids=IDS)
 def test_the_smallest_figure_text_is_legible(view, edition, page, width):
-    """Every figure's smallest text is shown at >= 11 CSS px, on a phone too (there a figure
-    scrolls sideways): its width as shown over its width in pixels, times its smallest font size
-    in pixels (its tEXt chunk "min-text-px", written with the figure)."""
+    """Every figure's smallest text (shown width / natural width x min-text-px) is shown at
+    MIN_FIGURE_TEXT_PX or more, on a phone too (there a figure scrolls sideways)."""
     report = view(edition, page, width)
     problems = [f["problem"] for f in report["figures"] if "problem" in f]
     problems += [f"{edition} {page} at {width} px: figure {f['image']}: smallest text shown at "

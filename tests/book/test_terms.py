@@ -1,25 +1,13 @@
 """The book's technical terms, defined where first used, and the chapters' length targets.
 
-TERMS below is the list (edit it there): each term's glossary name, the other forms that count
-as a use of it (regular expressions, matched case-insensitively at word boundaries), and the
-chapter that should define it. The checks:
-
-- every term has an entry in the English glossary (book/glossary.md, a ``{glossary}``
-  directive), and the entry links to the chapter that defines the term;
-- reading the chapters in order (the notebooks in _toc.yml's order, then book/generations.md and
-  book/api_map.md; markdown cells only, without headings, fenced code and math, inline code
-  included), the first use of each term (any of its forms) is bold (inside ``** **``; or a bold
-  form of the term is in the same sentence, "a ring of **stages**"), in the
-  chapter the list names or an earlier one (inline code counts where the span is a term itself,
-  `cp.async` or `sm_80`, not where an identifier or expression contains a term's word);
-- in book/intro.md and book/running.md (overviews, read first), a listed term that appears is a
-  ``{term}`` link into the glossary at its first appearance on that page (or in that sentence);
-- each notebook's markdown prose is at most MAX_WORDS words, and MAX_WORDS_PER_SENTENCE words
-  per sentence on average (:func:`prose_stats`).
-
-That a bold first use sits in a sentence that *defines* the term is for a reader to judge; the
-failure message quotes the sentence. That every ``{term}`` role names a glossary entry is checked
-by the build (-W: "term not in glossary").
+TERMS is the list: each term's glossary name, the other forms that count as a use of it, and the
+chapter that should define it. Every term has a glossary entry linking that chapter; reading the
+chapters in order (the notebooks in _toc.yml's order, then LATER_PAGES; see reading_text), the
+first use of each term is bold, or a bold form of it is in the same sentence ("a ring of
+**stages**"), in that chapter or an earlier one; on the OVERVIEWS pages a term's first appearance
+is a {term} link; each notebook's prose is at most MAX_WORDS words and MAX_WORDS_PER_SENTENCE
+words per sentence on average. Whether the bold sentence *defines* the term is for a reader to
+judge (the failure quotes it); that every {term} role names an entry the build checks (-W).
 """
 
 from __future__ import annotations
@@ -40,10 +28,9 @@ LATER_PAGES = ["book/generations.md", "book/api_map.md"]  # read after the noteb
 MAX_WORDS = 2050
 MAX_WORDS_PER_SENTENCE = 22.0
 
-# (glossary name, other forms as regexes, chapter that defines it). The name itself always
-# counts (matched literally, backticks dropped). Matching is case-insensitive; a form matches
-# only as a whole word: not inside an identifier (`tiled_sync` is no use of "tiled",
-# `cp.async.bulk` no use of `cp.async`).
+# (glossary name, other forms as regexes, chapter). The name counts too (backticks dropped);
+# case-insensitive, whole words only: `tiled_sync` is no use of "tiled", `cp.async.bulk` none of
+# `cp.async`.
 TERMS = [
     ("tile", [r"tiles", r"tiled"], "01"),
     ("halo", [r"halos", r"halo cells?"], "01"),

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
-from inputs import random_inputs, takes_k
+from inputs import random_inputs
 
 import kernels
 from kernels import emulation
@@ -26,7 +26,7 @@ def shapes(draw):
 @given(shape=shapes(), seed=st.integers(0, 2**32 - 1))
 def test_correct_variants_match_reference(variant, shape, seed):
     n, tile, k = shape
-    assume(takes_k(variant, k))
+    assume(kernels.variants.get(variant).takes_k(k))
     x, w = random_inputs(n, k, seed)
     y = kernels.conv1d(x, w, variant, tile=tile, backend="emulate")
     kernels.assert_correct(y, x, w, f"{variant} n={n} tile={tile} k={k}")
@@ -39,7 +39,7 @@ def test_correct_variants_match_reference(variant, shape, seed):
 def test_edge_shapes(variant, n, tile, k):
     """Every time, not only when drawn: K = 1, n below K, n one past a tile, K as long as the
     tile, the seed's size, a tile past 512 and the register-window variants' largest K."""
-    if not takes_k(variant, k):
+    if not kernels.variants.get(variant).takes_k(k):
         pytest.skip(f"{variant} takes k <= 64")
     x, w = random_inputs(n, k)
     kernels.assert_correct(kernels.conv1d(x, w, variant, tile=tile, backend="emulate"), x, w)

@@ -1,13 +1,6 @@
-"""The package's layers: each folder one floor, imports pointing down only, no circle.
-
-    kernels/            the core: registry, geometry, compile, launch, emulation, reference
-    kernels/measure/    timing, bench, roofline, timeline, recordings
-    kernels/teach/      what the notebooks call
-    kernels/publish/    the book's tools (executor, translation)
-
-Every import is counted, at module level and inside functions alike: a deferred import is
-still a dependency.
-"""
+"""The package's layers: each folder one floor (FLOORS, bottom to top: the core, measure/,
+teach/, publish/), imports pointing down only, no circle. Every import counts, at module level
+and inside functions alike: a deferred import is still a dependency."""
 
 import ast
 from graphlib import CycleError, TopologicalSorter

@@ -6,7 +6,7 @@ import secrets
 
 import numpy as np
 import pytest
-from inputs import random_inputs, takes_k
+from inputs import random_inputs
 
 import kernels
 from kernels.device import target_arch
@@ -34,7 +34,7 @@ def runs(variant, k, arch, threads=32):
     variants; a producer warp besides ``threads``) and runs on it (``arch``: PTX for that
     generation; None: this GPU's own)."""
     v = kernels.REGISTRY[variant]
-    return (takes_k(variant, k) and v.min_arch <= (arch or target_arch())
+    return (v.takes_k(k) and v.min_arch <= (arch or target_arch())
             and threads + 32 * v.producer_warp <= kernels.geometry.MAX_THREADS)
 
 
@@ -65,10 +65,6 @@ def test_seed_config(variant, arch):
         assert bad.size == 0
 
 
-def target(variant, arch):
-    return kernels.launch.gpu_target(variant, arch)
-
-
 @pytest.fixture(scope="module", autouse=True)
 def compiled():
     """Fill the disk cache in parallel: every (variant, config, code path) the tests launch."""
@@ -78,7 +74,8 @@ def compiled():
             for v in kernels.VARIANTS:
                 if runs(v, k, arch, threads):
                     cfg = kernels.launch_config(10**6, k, tile, threads, v)
-                    specs.append((v, kernels.Build(tile, k, threads, target(v, arch), cfg.stages)))
+                    target = kernels.launch.gpu_target(v, arch)
+                    specs.append((v, kernels.Build(tile, k, threads, target, cfg.stages)))
     kernels.compile.warm_cache(specs)
 
 

@@ -1,12 +1,7 @@
-"""Races and hangs become failures (GPU only).
-
-The stress build (``-DCONV_JITTER``, ``prepare(..., jitter=True)``) makes every warp wait a
-different pseudo-random time at each PHASE() point of a listing: before a buffer is filled,
-before a barrier, before a buffer is read. A missing wait or barrier then shows up as wrong
-outputs instead of passing by luck. The proof is below: three ordering bugs planted on purpose,
-which the ordinary tests (racecheck included, for the bulk copy engine) do not see, fail here.
-And a kernel that deadlocks fails the test run within its time limit instead of hanging it.
-"""
+"""Races and hangs become failures (GPU only). The stress build (``prepare(..., jitter=True)``)
+makes every warp wait a pseudo-random time at each PHASE() point, so that a missing wait or
+barrier shows as wrong outputs: three ordering bugs planted on purpose, which the ordinary tests
+(racecheck included) do not see, fail here. A deadlocked kernel fails within the time limit."""
 
 import subprocess
 import sys
@@ -47,10 +42,6 @@ def launches(variant, x, w, src=None, count=LAUNCHES, jitter=True, **kw):
         yield y.get()
 
 
-def options(variant):
-    return STAGED if V.get(variant).staged else [{}]
-
-
 @pytest.mark.parametrize("variant", V.names(stressed=True))
 def test_stress_build_gives_the_emulated_values(variant):
     if variant not in stressed_variants():
@@ -61,7 +52,7 @@ def test_stress_build_gives_the_emulated_values(variant):
         x, w = random_inputs(n, k)
         expected = kernels.emulate(variant, x, w, tile=tile)
         bound = kernels.error_bound(x, w)
-        for kw in options(variant):
+        for kw in STAGED if V.get(variant).staged else [{}]:
             for i, y in enumerate(launches(variant, x, w, tile=tile, threads=threads, **kw)):
                 where = f"{variant} n={n} tile={tile} k={k} {kw} launch {i}"
                 assert np.all(np.abs(y.astype(np.float64) - expected) <= bound), where

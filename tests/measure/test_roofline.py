@@ -21,15 +21,11 @@ N = 2**26
 
 # --- staged_sync: pipelined's staging without asynchrony --------------------------------------
 
-def ptx(variant, arch=80, stages=None):
-    return compile_source(kernels.source(variant), V.get(variant).kernel,
-                          Build(1024, 9, 256, f"compute_{arch}", stages)).decode()
-
-
 def test_staged_sync_stages_16_byte_chunks_with_plain_loads():
     """float4 loads from global memory and float4 stores to shared memory, nothing
     asynchronous: the copy pipelined makes on sm_75 (book/generations.md), on every GPU."""
-    text = ptx("staged_sync")
+    text = compile_source(kernels.source("staged_sync"), V.get("staged_sync").kernel,
+                          Build(1024, 9, 256, "compute_80")).decode()
     assert re.search(r"ld\.global\.nc\.v4\.f32", text)
     assert re.search(r"st\.shared\.v4\.f32", text)
     assert "cp.async" not in text and "mbarrier" not in text
@@ -82,10 +78,8 @@ def test_a_variant_added_after_a_recording_is_excused_and_only_then():
 
 def test_a_recording_date_must_be_an_iso_time_with_its_offset():
     rec = roofline_recording()
-    with pytest.raises(ValueError, match="ISO 8601"):
+    with pytest.raises(ValueError, match="ISO 8601"):   # no offset: test_validation.py
         recorded.variants_expected(dict(rec, provenance={"date": "yesterday"}))
-    with pytest.raises(ValueError, match="UTC offset"):
-        recorded.variants_expected(dict(rec, provenance={"date": "2026-11-29T09:00:00"}))
     for v in V.VARIANTS:    # every registry date parses, with its offset
         if v.added is not None:
             assert recorded._instant(v.added, v.name).utcoffset() is not None
@@ -123,8 +117,6 @@ def test_roofline_rows_by_variant_fewest_taps_first():
         assert r["ratio"] == pytest.approx(r["median_us"] / r["bound_us"])
         assert r["limit"] == ("fma" if r["fma_us"] > r["copy_us"] else "copy")
         assert min(t["median_us"] for t in r["tried"]) == r["median_us"]
-    with pytest.raises(ValueError, match="no rows at n = 1000: it has n = 16777216, 67108864"):
-        recorded.roofline_rows(rec, 1000)
 
 
 def test_async_vs_sync_names_a_winner_only_outside_the_noise():
@@ -137,10 +129,6 @@ def test_async_vs_sync_names_a_winner_only_outside_the_noise():
     assert async_wins.speedup == pytest.approx(1.5 / 1.4)
     # against the other synchronous controls too
     assert recorded.async_vs_sync(rec, N, 5, control="vec4").winner == "sync"
-    with pytest.raises(ValueError, match="no staged_sync row at n = 67108864 with 127 taps"):
-        recorded.async_vs_sync(rec, N, 127)
-    with pytest.raises(ValueError, match="control must be a synchronous variant"):
-        recorded.async_vs_sync(rec, N, 5, control="bulk")
 
 
 def test_a_difference_inside_the_noise_is_a_tie_whatever_the_medians():
@@ -155,10 +143,6 @@ def test_launch_overhead_at_the_seed_size():
     share = recorded.launch_overhead(roofline_recording())
     assert share == pytest.approx({"tiled_sync": 2.0 / 4.0, "tiled_loads_first": 2.0 / 3.4,
                                    "async_halo": 2.0 / 3.6})
-    rec = roofline_recording()
-    rec["seed"]["rows"] = [r for r in rec["seed"]["rows"] if r["name"] != "empty"]
-    with pytest.raises(ValueError, match="no empty kernel"):
-        recorded.launch_overhead(rec)
 
 
 def test_plot_roofline():
@@ -258,16 +242,6 @@ def test_the_command_line_plans_without_a_gpu(capsys):
             roofline.main([])
 
 
-class FakeRandom:
-    """cupy.random.RandomState's standard_normal, on the host."""
-
-    def __init__(self, seed):
-        self.rng = np.random.default_rng(seed)
-
-    def standard_normal(self, size, dtype):
-        return self.rng.standard_normal(size, dtype=dtype)
-
-
 def test_the_sweep_end_to_end_with_fake_timings(monkeypatch, capsys):
     """run()'s bookkeeping without a GPU: timings faked (a larger tile is slower, persistent
     blocks slower still), everything else real. Every case gets its row, the fastest of its
@@ -286,7 +260,7 @@ def test_the_sweep_end_to_end_with_fake_timings(monkeypatch, capsys):
         return bench.Row("copy", x.size, k, t, t, t, t, "events", {})
 
     monkeypatch.setattr(roofline, "needs_gpu", lambda what: None)    # the fakes stand in for it
-    monkeypatch.setattr(cupy.random, "RandomState", FakeRandom)
+    monkeypatch.setattr(cupy.random, "RandomState", np.random.default_rng)   # on the host
     monkeypatch.setattr(cupy, "empty_like", np.empty_like)
     monkeypatch.setattr(bench, "time_variant", time_variant)
     monkeypatch.setattr(bench, "time_copy", time_copy)

@@ -122,13 +122,12 @@ def test_the_english_is_what_the_english_notebook_shows(notebook, needle, shown,
 # --- the numbers the pages glue, and their tables -------------------------------------------
 
 def test_lesson_numbers_and_which_kernels_tie_the_fastest():
-    roof = recorded.load("h200_roofline")
-    assert recorded.ties_fastest(roof, N, "vec4") == [1, 3, 5, 9]
-    assert recorded.ties_fastest(roof, N, "staged_sync") == [1, 3, 5, 9, 17, 63]
-    assert bound.lesson_numbers(roof, N) == {
+    assert recorded.ties_fastest(ROOF, N, "vec4") == [1, 3, 5, 9]
+    assert recorded.ties_fastest(ROOF, N, "staged_sync") == [1, 3, 5, 9, 17, 63]
+    assert bound.lesson_numbers(ROOF, N) == {
         "vec4_up_to": "9", "sync_up_to": "17", "async_share": "0.55", "tie_k": "17",
         "tie_share": "0.30"}
-    slow = copy.deepcopy(roof)   # vec4 no longer ties the fastest at K = 1: no prefix is left
+    slow = copy.deepcopy(ROOF)   # vec4 no longer ties the fastest at K = 1: no prefix is left
     for r in slow["rows"]:
         if r["name"] == "vec4" and r["n"] == N and r["k"] == 1:
             r["median_us"] = r["q1_us"] = r["q3_us"] = 2 * r["median_us"]
@@ -159,7 +158,6 @@ def test_the_k5_profile_gives_two_time_ranges_and_the_instructions(monkeypatch):
 
 
 def test_the_tables_show_as_html_tables_with_the_same_cells():
-    from kernels.tables import Table
     for t in (bandwidth.table(RESULT), bandwidth.stage_table(RESULT), measuring.table(PROFILE)):
         assert isinstance(t, Table)
         page = t._repr_html_()

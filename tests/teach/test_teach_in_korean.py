@@ -197,6 +197,8 @@ def test_the_backend_summary_in_korean(monkeypatch, info):
     if info["backend"] == "gpu" and "as_arch" not in info:
         assert summary == ("GPU: NVIDIA H200 (sm_90), driver 580.159.04, CUDA 13.2, CuPy 14.2.0: "
                            "kernels run\nlive.")
+    elif info["backend"] == "gpu":   # which generation it runs as, and on which GPU
+        assert summary.startswith("GPU: as sm_75, on an NVIDIA H200 (sm_90")
 
 
 # --- the notebooks ----------------------------------------------------------------------------
