@@ -125,9 +125,11 @@ OVERFLOW = """async () => {
     const cs = getComputedStyle(el);
     return [cs.maskImage, cs.webkitMaskImage].filter(m => m && m.includes('gradient')).join(' ');
   };
-  // what may scroll: code (not printed output: it wraps), tables, HTML outputs, display math
+  // what may scroll: code (not printed output: it wraps), tables, HTML outputs, display math,
+  // and a figure on a phone (shown wide enough to read)
   const MAY_SCROLL = 'pre, .highlight, .pst-scrollable-table-container, table, ' +
-                     '.cell_output .output.text_html, div.math, div.math mjx-container';
+                     '.cell_output .output.text_html, div.math, div.math mjx-container, ' +
+                     'a.figure-full-size';
   const cues = [], ends = [];
   for (const box of boxes) {
     const cs = getComputedStyle(box);
@@ -143,7 +145,7 @@ OVERFLOW = """async () => {
     if (box.closest('.cell_output .output:not(.text_html)') && box.closest('pre'))
       problems.push(`${describe(box)}: printed output scrolls sideways instead of wrapping`);
     else if (!box.matches(MAY_SCROLL))
-      problems.push(`${describe(box)} scrolls: only code, tables and display math may`);
+      problems.push(`${describe(box)} scrolls: only code, tables, display math and figures may`);
   }
   for (const [box] of ends) box.scrollLeft = box.scrollWidth;
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
