@@ -43,14 +43,14 @@ def _verdict(src, name: str) -> Text:
             "a GPU (an A100 or newer copies asynchronously)", "GPU(A100 이상에서는 복사가 비동기입니다)")
         here = Text(f"this GPU (sm_{arch}) cannot run it", f"이 GPU(sm_{arch})에서는 실행할 수 없습니다") \
             if arch else Text("there is no GPU here", "여기에는 GPU가 없습니다")
-        return _not_run(here, where)
+        return _not_run(here, where, ex)
     with tempfile.TemporaryDirectory(prefix=f"{ex.key}-check-") as tmp:
         said = run.run(src, ex, gpu_target("async_halo"), arch, Path(tmp))
     if said["no_build"]:   # it builds for the exercise's GPU, not for this older one
         return _not_run(Text(f"this GPU (sm_{arch}) cannot build it: it uses instructions that "
                          f"need sm_{ex.arch}", f"이 GPU(sm_{arch})용으로는 빌드되지 않습니다. "
                          f"sm_{ex.arch}이 필요한 명령어를 씁니다"),
-                        Text("an A100 (sm_80) or an H100 (sm_90)", "A100(sm_80)이나 H100(sm_90)"))
+                        Text("an A100 (sm_80) or an H100 (sm_90)", "A100(sm_80)이나 H100(sm_90)"), ex)
     tried = (f"{said['configurations']} configurations, {said['launches']['stress']} launches "
              "of the stress build")
     tried_ko = (f"구성 {said['configurations']}가지, 스트레스 빌드 "
@@ -73,16 +73,25 @@ def _verdict(src, name: str) -> Text:
                 f"통과: GPU(sm_{arch})에서 {tried_ko} 모두 출력이 맞았습니다.")
 
 
-def _not_run(here: Text, where: Text) -> Text:
-    return Text(f"COMPILES, NOT RUN: the static checks (copies, commits, waits, a barrier after "
-                f"each wait, fences) find nothing missing; whether the indices, the halo's zeros "
-                f"and the barrier counts and phases are right, and whether a race is left, only a "
-                f"run can tell, and {here.en}. Open this notebook in Colab on {where.en} to "
-                "finish the check.",
-                f"컴파일됨, 실행 안 함: 정적 검사(복사, 커밋, 대기, 대기 뒤의 배리어, 펜스)에서는 빠진 "
-                f"것을 찾지 못했습니다. 인덱스와 헤일로의 0, 배리어의 개수와 페이즈가 맞는지, 경쟁 "
-                f"상태가 남았는지는 실행해야만 알 수 있는데, {here.ko}. 이 노트북을 Colab의 "
-                f"{where.ko}에서 열어 검사를 마치세요.")
+# what each exercise's static checks (ptx.py) look for in the PTX
+STATIC = {"pipeline": Text("copies, commits, waits, a barrier after each wait",
+                           "복사, 커밋, 대기, 대기 뒤의 배리어"),
+          "bulk": Text("the barriers' init and its fence before the first bulk copy, the bytes "
+                       "announced, a wait", "첫 벌크 복사 앞의 배리어 초기화와 펜스, 알린 바이트, 대기"),
+          "handoff": Text("waits on the barriers, a release after the reads with its proxy fence "
+                          "first", "배리어 대기, 읽은 뒤의 반납과 그 앞의 프록시 펜스")}
+
+
+def _not_run(here: Text, where: Text, ex) -> Text:
+    what = STATIC[{"bulk": "bulk", "warp_specialized": "handoff"}.get(ex.key, "pipeline")]
+    return Text(f"COMPILES, NOT RUN: the static checks ({what.en}) find nothing missing; whether "
+                f"the indices, the halo's zeros and the barrier counts and phases are right, and "
+                f"whether a race is left, only a run can tell, and {here.en}. Open this notebook "
+                f"in Colab on {where.en} to finish the check.",
+                f"컴파일됨, 실행 안 함: 정적 검사({what.ko})에서는 빠진 것을 찾지 못했습니다. "
+                f"인덱스와 헤일로의 0, 배리어의 개수와 페이즈가 맞는지, 경쟁 상태가 남았는지는 "
+                f"실행해야만 알 수 있는데, {here.ko}. 이 노트북을 Colab의 {where.ko}에서 열어 검사를 "
+                "마치세요.")
 
 
 def report(src, name: str = "async_halo") -> Text:

@@ -3,7 +3,7 @@
 An answer named ok_* is right; the others hold a mistake a learner makes, or guard the check
 against a hang (never_finishes, preprocessor_bomb, ptx_too_large_to_walk)."""
 
-NOT_RUN = ("COMPILES, NOT RUN", "fences) find nothing missing")
+NOT_RUN = ("COMPILES, NOT RUN", ") find nothing missing")
 
 
 def static(fragment):
