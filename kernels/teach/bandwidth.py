@@ -25,7 +25,7 @@ def table(result: dict, n: int = 2**26, k: int = 5) -> Table:
     copy time (:func:`kernels.measure.recorded.table`, in both languages)."""
     at, device = f"n = 2^{int(np.log2(n))}, K = {k}", result["provenance"].get("device")
     return recorded.table(result, n, k).korean(
-        f"{at}, {device}", {"median µs": "중앙값 µs", "÷ copy": "÷ 복사", "copy": "복사"})
+        f"{at}, {device}", {"median µs": "중앙값 µs", COPY_HEADER.en: COPY_HEADER.ko, "copy": "복사"})
 
 
 def schedule_words(persistent: bool) -> Text:

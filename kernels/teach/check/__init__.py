@@ -73,17 +73,8 @@ def _verdict(src, name: str) -> Text:
                 f"통과: GPU(sm_{arch})에서 {tried_ko} 모두 출력이 맞았습니다.")
 
 
-# what each exercise's static checks (ptx.py) look for in the PTX
-STATIC = {"pipeline": Text("copies, commits, waits, a barrier after each wait",
-                           "복사, 커밋, 대기, 대기 뒤의 배리어"),
-          "bulk": Text("the barriers' init and its fence before the first bulk copy, the bytes "
-                       "announced, a wait", "첫 벌크 복사 앞의 배리어 초기화와 펜스, 알린 바이트, 대기"),
-          "handoff": Text("waits on the barriers, a release after the reads with its proxy fence "
-                          "first", "배리어 대기, 읽은 뒤의 반납과 그 앞의 프록시 펜스")}
-
-
 def _not_run(here: Text, where: Text, ex) -> Text:
-    what = STATIC[{"bulk": "bulk", "warp_specialized": "handoff"}.get(ex.key, "pipeline")]
+    what = ptx.COVERS[ex.key]
     return Text(f"COMPILES, NOT RUN: the static checks ({what.en}) find nothing missing; whether "
                 f"the indices, the halo's zeros and the barrier counts and phases are right, and "
                 f"whether a race is left, only a run can tell, and {here.en}. Open this notebook "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ...edition import Text
 from .exercises import Exercise, NotYet
 
 FUNCTION = re.compile(r"^\s*(?:\.\w+\s+)*\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
@@ -89,6 +90,16 @@ def check(ptx: str, ex: Exercise) -> None:
     code = instructions(ptx, ex)
     {"async_halo": _pipeline, "double_buffer": _pipeline, "bulk": _bulk,
      "warp_specialized": _handoff}[ex.key](code, ex)
+
+
+# what each exercise's checks look for, as a verdict that ran none says it
+_PIPELINE = Text("copies, commits, waits, a barrier after each wait",
+                 "복사, 커밋, 대기, 대기 뒤의 배리어")
+COVERS = {"async_halo": _PIPELINE, "double_buffer": _PIPELINE,
+          "bulk": Text("the barriers' init and its fence before the first bulk copy, the bytes "
+                       "announced, a wait", "첫 벌크 복사 앞의 배리어 초기화와 펜스, 알린 바이트, 대기"),
+          "warp_specialized": Text("waits on the barriers, a release after the reads with its "
+                                   "proxy fence first", "배리어 대기, 읽은 뒤의 반납과 그 앞의 프록시 펜스")}
 
 
 def _pipeline(code: list[Instruction], ex: Exercise) -> None:
