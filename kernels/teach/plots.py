@@ -133,13 +133,14 @@ def plot_error_map(outputs: dict, x, w, tile: int):
     ax.set_ylabel(Text("|y[i] − reference[i]|", "|y[i] − 기준값[i]|"))
     ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False, markerscale=2.5,
               borderaxespad=0.2)
-    if hist is None:
-        ax.set_title(Text("0 wrong outputs: every error is within the float32 rounding bound",
-                        "틀린 출력 0개: 모든 오차가 float32 반올림 오차 한계 안에 있습니다"),
-                     loc="left", pad=32 if len(errors) > 1 else 20)
+    if hist is None:   # above the legend, which sits above the axes
+        fig.suptitle(Text("0 wrong outputs: every error is within the float32 rounding bound",
+                          "틀린 출력 0개: 모든 오차가 float32 반올림 오차 한계 안에 있습니다"),
+                     x=0.01, ha="left")
     else:
         hist.set_xlim(-1, tile)
-        hist.set_xlabel(Text("position inside the tile, i mod tile", "타일 안의 위치, i mod tile"))
+        hist.set_xlabel(Text("position inside the tile, i mod tile",
+                                "타일 안의 위치(i를 타일 크기로 나눈 나머지)"))
         hist.set_ylabel(Text("wrong outputs", "틀린 출력"))
         hist.set_title(Text("where the wrong outputs fall inside a tile (colours as above)",
                           "타일 안에서 틀린 출력의 위치(색은 위와 같음)"), loc="left")

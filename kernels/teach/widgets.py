@@ -35,8 +35,8 @@ class Note:
 
 PREVIEW_NOTE = Note(Text("*On this static page, the output for the controls' default values; run "
                          "the notebook (Colab, Jupyter) to move them.*",
-                         "*이 정적인 페이지에는 컨트롤의 기본값에 대한 출력이 있습니다. 값을 바꿔 보려면 "
-                         "노트북을 실행하세요(Colab, Jupyter).*"))
+                         "이 정적인 페이지에는 컨트롤의 기본값에 대한 출력이 있습니다. 값을 바꿔 보려면 "
+                         "노트북을 실행하세요(Colab, Jupyter)."))   # Hangul has no italics
 
 
 def _interact(show, controls: dict) -> None:
@@ -138,7 +138,7 @@ def convolution_lines(runs, stages=None, n=None) -> list[Text]:
     lines = [r.summary() for r in runs]
     if stages is not None and not all(V.get(r.variant).staged for r in runs):
         names = both_listed(V.names(staged=True))
-        lines.append(Text(f"(stages apply to {names.en} only)", f"(stages는 {names.ko}에만 적용됩니다)"))
+        lines.append(Text(f"(stages apply to {names.en} only)", f"(스테이지는 {names.ko}에만 적용됩니다)"))
     if len(runs) == 2 and runs[0].median_us and runs[1].median_us:
         a, b, ratio = runs[0].variant, runs[1].variant, f"{runs[0].median_us / runs[1].median_us:.2f}"
         lines.append(Text(f"{a} takes {ratio}x the time of {b}", f"{a}의 시간은 {b}의 {ratio}배입니다"))

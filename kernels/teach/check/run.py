@@ -69,8 +69,8 @@ def where(i: int, n: int, tile: int, k: int) -> tuple[str, str]:
                 "벡터의 한쪽 끝에 있습니다(그쪽 헤일로는 0입니다)")
     if t < halo or t >= tile - (k - 1 - halo):
         return (f"at a tile boundary (i mod tile = {t}: it reads the neighbouring tile's cells)",
-                f"타일 경계에 있습니다(i mod tile = {t}: 이웃 타일의 셀을 읽습니다)")
-    return f"inside a tile (i mod tile = {t})", f"타일 안에 있습니다(i mod tile = {t})"
+                f"타일 경계에 있습니다(타일 안 위치 {t}: 이웃 타일의 셀을 읽습니다)")
+    return f"inside a tile (i mod tile = {t})", f"타일 안에 있습니다(타일 안 위치 {t})"
 
 
 def wrong(y: np.ndarray, expected: np.ndarray, bound: np.ndarray, job: dict,
