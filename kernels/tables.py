@@ -33,7 +33,7 @@ def _is_number(cell: str) -> bool:
     return bool(_NUMBER.fullmatch(cell.strip()))
 
 
-def _grouped(cell: str) -> str:
+def grouped(cell: str) -> str:
     """A cell as the Korean edition writes its numbers, the thousands separated: 4135 → 4,135,
     1280 ns → 1,280 ns (not inside a name, a date, a power or a fraction: sm_90, 2026-12-06)."""
     return re.sub(r"(?<![\w.^,\-/:])\d{4,}(?![\w^\-/:])", lambda m: f"{int(m[0]):,}", cell)
@@ -87,7 +87,7 @@ class Table:
         t = copy.copy(self)
         t.title = of(self.title, lang)
         t.headers = [of(h, lang) for h in self.headers]
-        t.rows = [[of(c, lang) if lang == "en" else _grouped(of(c, lang)) for c in row]
+        t.rows = [[of(c, lang) if lang == "en" else grouped(of(c, lang)) for c in row]
                   for row in self.rows]
         t.notes = [of(n, lang) for n in self.notes]
         natural = [max(columns(c) for c in [h, *(r[j] for r in t.rows)])
@@ -111,7 +111,7 @@ class Table:
         """Where some of its text is in both editions' languages, both tables (for ``translate
         sync``); else the HTML and text forms."""
         if (not any(both(x) for x in [self.title, *self.headers, *self.rows, self.notes])
-                and all(_grouped(c) == c for row in self.rows for c in row)):
+                and all(grouped(c) == c for row in self.rows for c in row)):
             return {"text/plain": str(self), "text/html": self._repr_html_()}
         return bundle(lambda lang: {"text/plain": str(self.in_(lang)),
                                     "text/html": self.in_(lang)._repr_html_()})

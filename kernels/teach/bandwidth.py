@@ -14,7 +14,7 @@ from ..tables import Table
 
 COPY_HEADER = Text("÷ copy", "÷ 복사")    # a column of times over the copy time
 # A configuration's parameters as the Korean output says them (the English keeps key=value)
-CONFIG_WORDS = {"tile": ("타일", ""), "threads": ("스레드", "개"), "stages": ("스테이지", "개"),
+CONFIG_WORDS = {"tile": ("타일 크기", ""), "threads": ("스레드", "개"), "stages": ("스테이지", "개"),
                 "outputs": ("스레드당 출력", "개"), "blocks_per_sm": ("SM당 블록", "개")}
 # the one-output kernels of the table, which run the puzzle's configuration
 PUZZLE_KERNELS = ("naive", "tiled_sync", "tiled_loads_first", "async_halo", "puzzle28")

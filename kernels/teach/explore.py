@@ -71,7 +71,7 @@ class Run:
                   (f"arch={self.arch}", f"sm_{self.arch}용 빌드", self.arch)) if value is not None]
         head = f"{self.variant}, N={self.n}, tile={self.tile}, K={self.k}" + "".join(
             en for en, _ in given)
-        head_ko = f"{self.variant}, N = {self.n:,}, 타일 {self.tile}, K = {self.k}" + "".join(
+        head_ko = f"{self.variant}, N = {self.n:,}, 타일 크기 {self.tile}, K = {self.k}" + "".join(
             ko for _, ko in given)
         backend = Text(self.backend, "에뮬레이션" if self.backend == "emulation" else self.backend)
         bound = f"{self.max_error_over_bound:.2g}"
@@ -215,7 +215,7 @@ class OlderBuild:
         size = f"N = 2^{int(np.log2(r.n))}"
         return Table(Text(f"{self.variant}, {size}, tile {r.tile}, K = {r.k}: each "
                           "build beside a copy of the same bytes",
-                          f"{self.variant}, {size}, 타일 {r.tile}, K = {r.k}: 빌드마다 같은 바이트의 "
+                          f"{self.variant}, {size}, 타일 크기 {r.tile}, K = {r.k}: 빌드마다 같은 바이트의 "
                           "복사와 나란히"),
                      [Text("build", "빌드"), Text("kernel µs", "커널 µs"), "GB/s",
                       Text("÷ copy", "÷ 복사"), Text("wrong", "틀린 출력"),

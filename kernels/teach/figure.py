@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib import text as mtext
 
 from ..edition import KEY, LANGUAGES, columns, language, of, speaking, wrap
+from ..tables import grouped
 
 PAGE_WIDTH_IN = 6.88   # the text column: 688 CSS px
 CSS_PX_PER_IN = 100    # the figure's inch on the page
@@ -85,16 +86,19 @@ class PageFigure(Figure):
     def _ipython_display_(self):
         from IPython.display import display
 
-        def shown(fig):   # its words as the text: what a reader without the image gets
+        def alt(fig, lang):   # Korean numbers with thousands separated, as in its tables
+            return grouped(of(fig.alt, lang)) if lang == "ko" else of(fig.alt, lang)
+
+        def shown(fig, lang):   # its words as the text: what a reader without the image gets
             return {"image/png": base64.b64encode(fig.png()).decode("ascii"),
-                    "text/plain": fig.alt or repr(fig)}
+                    "text/plain": alt(fig, lang) or repr(fig)}
         here = language()
         metadata = {"image/png": {"width": round(self.get_figwidth() * CSS_PX_PER_IN),
-                                  "alt": self.alt}}
+                                  "alt": alt(self, here)}}
         if self.editions is not None:   # the other editions' PNGs, for translate sync
-            metadata[KEY] = {"editions": {lang: shown(self.editions(lang))
+            metadata[KEY] = {"editions": {lang: shown(self.editions(lang), lang)
                                           for lang in LANGUAGES if lang != here}}
-        display(shown(self), raw=True, metadata=metadata)
+        display(shown(self, here), raw=True, metadata=metadata)
 
 
 def page_figure(height: float) -> PageFigure:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from ..edition import Text, bundle, of, show as say
+from ..tables import grouped
 
 PREFIX = "application/papermill.record/"   # where myst-nb looks for a glued value
 # Set where a notebook runs as the book shows it (kernels.publish.notebooks execute, nbval):
@@ -23,9 +24,13 @@ PREVIEW_ENV = "ASYNC_BOOK_WIDGET_PREVIEW"
 def glue(show: bool = True, **values: str) -> None:
     """Store each ``name=value`` (text, already formatted; a :class:`~kernels.edition.Text` in
     both editions' languages, which ``translate sync`` gives the Korean page) for the page's
-    ``{glue:text}`name``` roles; with ``show``, print them as ``name: value`` lines for a reader
+    ``{glue:text}`name``` roles (the Korean page's numbers with thousands separated, as its
+    tables have them); with ``show``, print them as ``name: value`` lines for a reader
     in Jupyter (not on the book's page, whose sentences show them: :data:`PREVIEW_ENV`)."""
     from IPython.display import display
+    values = {name: Text(of(v, "en"), grouped(of(v, "ko")))
+              if isinstance(v, Text) or grouped(str(v)) != str(v) else v
+              for name, v in values.items()}
     for name, value in values.items():
         # the text's repr, quotes and all: myst-nb reads it back with ast.literal_eval, which
         # gives the text exactly (a bare "3, 5, 9" would come back as the tuple (3, 5, 9))

@@ -23,3 +23,12 @@ def test_the_book_run_prints_no_glue_lines(monkeypatch, capsys):
     monkeypatch.setenv(page.PREVIEW_ENV, "1")
     page.glue(number="3")
     assert capsys.readouterr().out == ""
+
+
+def test_the_korean_page_groups_the_thousands(monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display",
+                        lambda data, raw, metadata: shown.append(metadata))
+    page.glue(show=False, gbps="4135")
+    ko = shown[0]["async_copy_book"]["editions"]["ko"]
+    assert ko[page.PREFIX + "text/plain"] == "'4,135'"

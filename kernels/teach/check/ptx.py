@@ -237,4 +237,4 @@ def _handoff(code: list[Instruction], ex: Exercise) -> None:
                      "::: \"memory\").",
                      f"반납{ako} 앞에 프록시 펜스가 없습니다. 복사 엔진이 버퍼 s를 다음에 채우는 것이 "
                      "이 스레드의 읽기를 앞지를 수 있습니다. mbar_arrive(&empty[s]) 전에 asm volatile("
-                     "\"fence.proxy.async.shared::cta;\" ::: \"memory\")를 넣으세요.")
+                     "\"fence.proxy.async.shared::cta;\" ::: \"memory\")를 호출하세요.")

@@ -89,7 +89,7 @@ def wrong(y: np.ndarray, expected: np.ndarray, bound: np.ndarray, job: dict,
     stages = ((f", {job['stages']} stages", f", 스테이지 {job['stages']}개") if job["stages"]
               else ("", ""))
     sizes = (f"n={n}, tile={tile}, K={k}, {job['threads']} threads{stages[0]}, {job['blocks']} blocks",
-             f"N = {n:,}, 타일 {tile}, K = {k}, 스레드 {job['threads']}개{stages[1]}, 블록 {job['blocks']:,}개")
+             f"N = {n:,}, 타일 크기 {tile}, K = {k}, 스레드 {job['threads']}개{stages[1]}, 블록 {job['blocks']:,}개")
     how = (("with its input in host memory", "입력을 호스트 메모리에 둔 실행에서") if job["host"] else
            ("under the stress build", "스트레스 빌드에서") if job["stress"] else ("", ""))
     run = (f"launch {launch + 1} of {job['launches']} {how[0]}, " if how[0] else "")
