@@ -248,15 +248,13 @@ def model_numbers(**params) -> dict[str, str]:
 def taps_numbers(data: dict) -> dict[str, str]:
     """``taps_lesson(data)`` for the page: tiled_sync's tile load (``tile_sync``), one of its
     loads (``tile_per_load``), its taps load (``taps_sync``) over one tile load
-    (``taps_over_load``) and over the puzzle's 100 cycles (``taps_over_puzzle``); the taps load's
-    range over the variants (``taps_range``); async_halo's issue, taps and wait left
-    (``issue_cycles``, ``async_taps``, ``wait_left``); one trace point (``empty_wait``)."""
+    (``taps_over_load``) and over the puzzle's 100 cycles (``taps_over_puzzle``); async_halo's
+    issue, taps and wait left (``issue_cycles``, ``async_taps``, ``wait_left``); one trace point
+    (``empty_wait``)."""
     t = taps_lesson(data)
-    taps = sorted(t["taps"].values())
     return {"tile_sync": _cyc(t["tile"]), "tile_per_load": _cyc(t["tile_per_load"]),
             "taps_sync": _cyc(t["taps"]["tiled_sync"]), "taps_over_load": f"{t['taps_over_load']:.1f}",
             "taps_over_puzzle": f"{t['taps_over_puzzle']:.1f}",
-            "taps_range": f"{_cyc(taps[0])}–{_cyc(taps[-1])}",
             "issue_cycles": _cyc(t["issue"]), "async_taps": _cyc(t["async_taps"]),
             "wait_left": _cyc(t["wait_left"]), "empty_wait": _cyc(t["empty_wait"])}
 
