@@ -79,7 +79,7 @@ class Run:
                     f"  largest error {self.max_error:.2e} ({bound} × the rounding bound)\n"
                     f"  {time.en}",
                     f"{head_ko} [{backend.ko}]: {verdict.ko}\n"
-                    f"  최대 오차 {self.max_error:.2e}(반올림 허용 범위의 {bound}배)\n"
+                    f"  최대 오차 {self.max_error:.2e}(허용 오차의 {bound}배)\n"
                     f"  {time.ko}")
 
     def regime(self) -> list[Text]:
@@ -219,7 +219,7 @@ class OlderBuild:
                           "복사와 나란히"),
                      [Text("build", "빌드"), Text("kernel µs", "커널 µs"), "GB/s",
                       Text("÷ copy", "÷ 복사"), Text("wrong", "틀린 출력"),
-                      Text("largest error / bound", "최대 오차 / 허용 범위")], rows)
+                      Text("largest error / bound", "최대 오차 / 허용 오차")], rows)
 
     def sentence(self) -> Text:
         """What the two lines say on this machine (a sentence for the page)."""

@@ -122,20 +122,20 @@ def plot_error_map(outputs: dict, x, w, tile: int):
             counts = np.bincount(np.flatnonzero(wrong[name]) % tile, minlength=tile)
             hist.bar(np.arange(tile), counts, width=1.0, alpha=0.7, color=colour, label=name)
     ax.plot(np.arange(n), bound, color="black", lw=0.8,
-            label=Text("float32 rounding bound", "float32 반올림 오차 한계"))
+            label=Text("float32 rounding bound", "float32 반올림 허용 오차"))
     for b in range(0, n, tile):
         ax.axvline(b, color="grey", lw=0.3, alpha=0.5)
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(lambda v, _: f"1e{np.log10(v):.0f}")   # no superscripts
     ax.set_xlim(0, n)
     ax.set_xlabel(Text("output index i (grey lines: tile boundaries)",
-                     "출력 인덱스 i (회색 선: 타일 경계)"))
+                     "출력 인덱스 i(회색 선: 타일 경계)"))
     ax.set_ylabel(Text("|y[i] − reference[i]|", "|y[i] − 기준값[i]|"))
     ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False, markerscale=2.5,
               borderaxespad=0.2)
     if hist is None:   # above the legend, which sits above the axes
         fig.suptitle(Text("0 wrong outputs: every error is within the float32 rounding bound",
-                          "틀린 출력 0개: 모든 오차가 float32 반올림 오차 한계 안에 있습니다"),
+                          "틀린 출력 0개: 모든 오차가 float32 반올림 허용 오차 안에 있습니다"),
                      x=0.01, ha="left")
     else:
         hist.set_xlim(-1, tile)
@@ -153,7 +153,7 @@ def plot_error_map(outputs: dict, x, w, tile: int):
                        f"{name}: {m.sum():,}개 틀림" + (f"(타일 안 위치 {at})" if at else "")))
     fig.alt = Text(f"The error of each of {n} outputs against the float32 rounding bound, log "
                  "scale. ",
-                 f"출력 {n:,}개 각각의 오차와 float32 반올림 오차 한계, 로그 눈금. ") + "; ".join(said) + "."
+                 f"출력 {n:,}개 각각의 오차와 float32 반올림 허용 오차, 로그 눈금. ") + "; ".join(said) + "."
     return fig
 
 
@@ -188,12 +188,7 @@ def plot_schedules(*schedules):
         ax.tick_params(axis="y", length=0)
         ax.set_ylim(-0.2, n + 0.1)
         ax.invert_yaxis()
-        unit = _word(sched.unit)
-        ax.set_title(_title(_of(sched.title)
-                            + Text(f": all done at {sched.total:.3g} {unit}",
-                                 f": {sched.total:.3g}{'' if unit == '사이클' else ' '}"
-                                 f"{unit}에 모두 끝남")),
-                     loc="left")
+        ax.set_title(_title(_of(sched.title) + _done(sched)), loc="left")
     axes[-1].set_xlabel(Text(f"time ({schedules[0].unit})", f"시간({_word(schedules[0].unit)})"))
     axes[-1].set_xlim(left=0)
     fig.legend(handles=[Patch(fc=c, label=_word(p)) for p, c in PHASE_COLOURS.items()],
@@ -202,9 +197,16 @@ def plot_schedules(*schedules):
     fig.alt = Text("Timelines of each block's phases (tile load, taps load, wait, barrier, "
                  "compute). ",
                  "블록마다 단계(타일 로드, 탭 로드, 대기, 배리어, 계산)를 시간 순으로 그린 그림. ") + "; ".join(
-        _of(s.title) + Text(f": all done at {s.total:.3g} {_word(s.unit)}",
-                          f": {s.total:.3g} {_word(s.unit)}에 모두 끝남") for s in schedules) + "."
+        _of(s.title) + _done(s) for s in schedules) + "."
     return fig
+
+
+def _done(sched) -> Text:
+    """": all done at 1,733 cycles", a schedule's span as its title ends."""
+    total = f"{sched.total:,.0f}" if sched.total >= 100 else f"{sched.total:.3g}"
+    unit = PHASE_KO.get(sched.unit, sched.unit)
+    return Text(f": all done at {total} {sched.unit}",
+                f": {total}{'' if unit == '사이클' else ' '}{unit}에 모두 끝남")
 
 
 def _word(english: str) -> str:
@@ -266,7 +268,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
     if pipeline:
         title = Text(f"{stages} buffers: tile t uses buffer t mod {stages}; each iteration issues "
                    f"one tile, waits for the oldest and computes it",
-                   f"버퍼 {stages}개: 타일 t는 버퍼 t mod {stages}을 씁니다. 반복마다 타일 하나를 "
+                   f"버퍼 {stages}개: 타일 t는 t mod {stages}번 버퍼를 씁니다. 반복마다 타일 하나를 "
                    "요청하고, 가장 오래된 타일을 기다려 계산합니다")
         lines = (Text("wait for this tile's copies, then __syncthreads()",
                     "이 타일의 복사를 기다린 뒤 __syncthreads()"),
@@ -307,7 +309,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                      + {1: "nothing is", 2: "tile t + 1 is"}.get(
                          stages, f"tiles t + 1 to t + {stages - 1} are") + " in flight.",
                      f"공유 버퍼 {stages}개(열)를 시간 순(아래로)으로 그린 그림, 타일 0~{tiles - 1}: 타일 t는 "
-                     f"버퍼 t mod {stages}에 들어갑니다. {prologue[1]}, "
+                     f"t mod {stages}번 버퍼에 들어갑니다. {prologue[1]}, "
                      "반복마다 이전 반복이 비운 버퍼에 하나를 더 요청한 뒤, 가장 오래된 타일을 기다려 "
                      "__syncthreads()에서 만나고, 계산하고, 그 버퍼를 다시 채우기 전에 __syncthreads()에서 "
                      "또 만납니다." + f" 타일 하나를 계산하는 동안 다음 타일 {stages - 1}개의 복사가 진행 "

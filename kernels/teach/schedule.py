@@ -397,7 +397,7 @@ def occupancy_table(data: dict):
                       f"blocks started in the first {KEEP_US:.0f} µs",
                       f"{device}에서 기록. N = 2^24에서는 앞쪽 SM {KEEP_SMS}개, 처음 "
                       f"{KEEP_US:.0f} µs 안에 시작한 블록"),
-                 ["", Text("at once", "동시에"), Text("one block", "블록 하나"),
+                 ["", Text("at once", "동시 실행 블록"), Text("one block", "블록 하나"),
                   Text("SM per block", "블록당 SM 시간"), Text("overlapped", "겹침")], rows, align="<>>>>")
 
 

@@ -124,7 +124,7 @@ def explore_model():
 
 def model_line(t: dict) -> Text:
     """The line the model's widget shows above its schedules, from ``schedule.model_totals``."""
-    sync, asyn, saved = (f"{t[k]:.0f}" for k in ("sync", "async", "saved"))
+    sync, asyn, saved = (f"{t[k]:,.0f}" for k in ("sync", "async", "saved"))
     less, speedup = f"{100 * t['less_time']:.1f}%", f"{t['speedup']:.2f}"
     return Text(f"sync {sync} cycles, async {asyn}: overlap saves {saved} cycles, {less} less time, "
                 f"{speedup}x",

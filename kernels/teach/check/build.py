@@ -97,7 +97,7 @@ def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
             raise NotYet(f"it did not compile within {COMPILE_LIMIT_S} s. A loop unrolled too "
                          "far (#pragma unroll) or templates nested too deep?",
                          f"{COMPILE_LIMIT_S}초 안에 컴파일되지 않았습니다. 루프를 너무 많이 "
-                         "펼쳤거나(#pragma unroll) 템플릿을 너무 깊게 중첩하지 않았나요?")
+                         "펼치거나(#pragma unroll) 템플릿을 너무 깊게 중첩하지 않았나요?")
         if not out.with_suffix(".json").exists():
             last = (done.stderr.strip().splitlines() or ["no output"])[-1]
             raise RuntimeError(f"the compiler's process failed (exit {done.returncode}): {last}")

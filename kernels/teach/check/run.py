@@ -47,9 +47,10 @@ def run(src: str, ex: Exercise, target: str, arch: int, folder: Path) -> dict:
     try:
         said = json.loads(done.stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1][:300]
-        raise NotYet(f"it crashed on the GPU: {last}. Look for an index outside x_s or x.",
-                     f"GPU에서 비정상 종료했습니다({last}). x_s나 x의 범위 밖을 가리키는 인덱스가 "
+        last = done.stderr.strip().splitlines()
+        last = (last[-1][:300] if last else "no output", last[-1][:300] if last else "출력 없음")
+        raise NotYet(f"it crashed on the GPU: {last[0]}. Look for an index outside x_s or x.",
+                     f"커널이 GPU에서 비정상 종료했습니다({last[1]}). x_s나 x의 범위 밖을 가리키는 인덱스가 "
                      "있는지 찾아보세요.") from None
     if said["wrong"]:
         raise NotYet(*said["wrong"])
@@ -82,7 +83,7 @@ def wrong(y: np.ndarray, expected: np.ndarray, bound: np.ndarray, job: dict,
         return None
     n, tile, k, i = job["n"], job["tile"], job["k"], int(bad[0])
     got = (("NaN (never written, or computed from a cell no one wrote)",
-            "값이 NaN입니다(쓰이지 않았거나, 아무도 쓰지 않은 셀로 계산되었습니다)") if np.isnan(y[i]) else
+            "값이 NaN입니다(아무도 저장하지 않았거나, 아무도 저장하지 않은 셀을 읽어 계산했습니다)") if np.isnan(y[i]) else
            (f"{y[i]:.6g} where {expected[i]:.6g} is right",
             f"값이 {y[i]:.6g}인데, 맞는 값은 {expected[i]:.6g}입니다"))
     place = where(i, n, tile, k)
