@@ -204,7 +204,7 @@ DOC_ROLE = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`")
 TERM_ROLE = re.compile(r"\{term\}`(?:[^`<]*<)?([^`>]+)>?`")   # its target: Korean words may show
 LINK = re.compile(r"\]\((\S+?)\)|<(https?://[^>]+)>")
 INLINE_MATH = re.compile(r"\$([^$\n]+)\$")
-NUMBER = re.compile(r"\d+(?:\.\d+)?")
+NUMBER = re.compile(r"(?<![\d.])0*(\d+(?:\.\d+)?)")   # chapter 05 is 5장
 THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")   # 16,384 in Korean prose is the English's 16384
 
 
