@@ -64,7 +64,7 @@ def test_each_skeleton_is_posed_in_its_notebook_and_checked_there(name):
 
 @pytest.mark.parametrize("name", sorted(check.EXERCISES))
 def test_each_solution_passes_the_static_checks(name, no_gpu):
-    what = {"bulk": "the barriers' init", "warp_specialized": "waits on the barriers"}.get(
+    what = {"bulk": "the barriers' init", "warp_specialized": "a wait on a barrier"}.get(
         name, "copies, commits, waits, a barrier after each wait")
     both(check.report(check.solution(name), name),
          f"COMPILES, NOT RUN: the static checks ({what}",
@@ -111,11 +111,11 @@ def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
     stdio = check.report(SOLUTION.replace("#include <cuda/pipeline>",
                                           "#include <cuda/pipeline>\n#include <stdio.h>"))
     both(stdio, f"NOT YET: line {PIPELINE_LINE + 1}, `#include <stdio.h>`: no such header here.")
-    bad = SOLUTION.replace("pipe.consumer_wait();", "pipe.consumer_wait()")
-    line = bad.split("\n").index("    pipe.consumer_wait()") + 2
+    bad = SOLUTION.replace("pipe.consumer_wait();", "pipe.consumer_wait()\n    // a comment")
+    line = bad.split("\n").index("    pipe.consumer_wait()") + 1   # reported 2 lines later
     verdict = check.report(bad)
-    both(verdict, f"NOT YET: it does not compile, line {line}: ", "아직 통과 못 함: 컴파일되지 않습니다.")
-    assert verdict.en.endswith(f"check the end of line {line - 1} too.")
+    both(verdict, f"NOT YET: it does not compile, line {line + 2}: ", "아직 통과 못 함: 컴파일되지 않습니다.")
+    assert verdict.en.endswith(f"check the end of line {line} too.")
 
 
 def test_only_the_common_header_and_libcu_can_be_included(no_gpu):

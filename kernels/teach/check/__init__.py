@@ -74,14 +74,12 @@ def _verdict(src, name: str) -> Text:
 
 
 def _not_run(here: Text, where: Text, ex) -> Text:
-    what = ptx.COVERS[ex.key]
-    return Text(f"COMPILES, NOT RUN: the static checks ({what.en}) find nothing missing; whether "
-                f"the indices, the halo's zeros and the barrier counts and phases are right, and "
-                f"whether a race is left, only a run can tell, and {here.en}. Open this notebook "
+    what, run = ptx.COVERS[ex.key]
+    return Text(f"COMPILES, NOT RUN: the static checks ({what.en}) find nothing missing; "
+                f"{run.en}, only a run can tell, and {here.en}. Open this notebook "
                 f"in Colab on {where.en} to finish the check.",
                 f"컴파일됨, 실행 안 함: 정적 검사({what.ko})에서는 빠진 것을 찾지 못했습니다. "
-                f"인덱스와 헤일로의 0, 배리어의 개수와 페이즈가 맞는지, 경쟁 상태가 남았는지는 "
-                f"실행해야만 알 수 있는데, {here.ko}. 이 노트북을 Colab의 {where.ko}에서 열어 검사를 "
+                f"{run.ko}는 실행해야만 알 수 있는데, {here.ko}. 이 노트북을 Colab의 {where.ko}에서 열어 검사를 "
                 "마치세요.")
 
 

@@ -92,14 +92,24 @@ def check(ptx: str, ex: Exercise) -> None:
      "warp_specialized": _handoff}[ex.key](code, ex)
 
 
-# what each exercise's checks look for, as a verdict that ran none says it
-_PIPELINE = Text("copies, commits, waits, a barrier after each wait",
-                 "복사, 커밋, 대기, 대기 뒤의 배리어")
+# what each exercise's checks look for, and what only a run shows, as a verdict that ran none
+# says them
+_PIPELINE = (Text("copies, commits, waits, a barrier after each wait",
+                  "복사, 커밋, 대기, 대기 뒤의 배리어"),
+             Text("whether the indices and the halo's zeros are right and no race is left",
+                  "인덱스와 헤일로의 0이 맞는지, 경쟁 상태가 남았는지"))
 COVERS = {"async_halo": _PIPELINE, "double_buffer": _PIPELINE,
-          "bulk": Text("the barriers' init and its fence before the first bulk copy, the bytes "
-                       "announced, a wait", "첫 벌크 복사 앞의 배리어 초기화와 펜스, 알린 바이트, 대기"),
-          "warp_specialized": Text("waits on the barriers, a release after the reads with its "
-                                   "proxy fence first", "배리어 대기, 읽은 뒤의 반납과 그 앞의 프록시 펜스")}
+          "bulk": (Text("the barriers' init and its fence before the first bulk copy, the bytes "
+                        "announced, a wait", "첫 벌크 복사 앞의 배리어 초기화와 펜스, 알린 바이트, 대기"),
+                   Text("whether the bytes, the arrival count and the phases are right",
+                        "바이트 수와 도착 수, 페이즈가 맞는지")),
+          "warp_specialized": (Text("a wait on a barrier, a release after the reads with its "
+                                    "proxy fence first",
+                                    "배리어 대기, 읽은 뒤의 반납과 그 앞의 프록시 펜스"),
+                               Text("whether each side waits on the right barrier with the right "
+                                    "parity and no race is left",
+                                    "양쪽이 저마다 맞는 배리어에서 맞는 패리티로 기다리는지, 경쟁 "
+                                    "상태가 남았는지"))}
 
 
 def _pipeline(code: list[Instruction], ex: Exercise) -> None:
