@@ -57,7 +57,7 @@ def flight_table(result: dict) -> Table:
     over the copy's."""
     sms = result["provenance"]["multiprocessors"]
     return Table("", [Text("stages", "스테이지"), Text("blocks per SM", "SM당 블록"),
-                      Text("KiB in flight per SM", "SM당 진행 중 KiB"), "GB/s", COPY_HEADER],
+                      Text("KiB in flight per SM", "SM당 진행 중인 KiB"), "GB/s", COPY_HEADER],
                  [[r["config"]["stages"], f"{r['config']['grid'] / sms:.0f}",
                    f"{bytes_in_flight(r, sms) / 1024:.1f}", f"{r['gbps']:.0f}",
                    f"{r['ratio']:.2f}"] for r in stage_sweep(result)])
@@ -76,7 +76,7 @@ def configurations(result: dict, live: bool = False) -> Text:
         if key == "persistent":
             return schedule_words(value).in_("ko")
         word, counter = CONFIG_WORDS.get(key, (key, ""))
-        return f"{word} {value}{counter}"
+        return f"{word} {value:,}{counter}" if isinstance(value, int) else f"{word} {value}{counter}"
     lines = [Text(*(f"  {variant:16s} " + ", ".join(said(key, value, lang)
                                                    for key, value in config.items())
                     for lang in ("en", "ko")))

@@ -71,6 +71,7 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
                        label=Text("right of it, x and y outgrow the L2", "이 선 오른쪽: x, y가 L2보다 큼"))
         ax.set_title(Text(*title), loc="left")
         ax.set_ylabel("GB/s")
+        ax.yaxis.set_major_formatter("{x:,.0f}")
         ax.grid(alpha=0.3)
         ax.legend(loc="upper left", bbox_to_anchor=(0, -0.03 if ax is axes[0] else -0.2), ncol=2,
                   frameon=False, borderaxespad=0, columnspacing=1.0, handlelength=1.8)
@@ -112,6 +113,7 @@ def plot_stage_sweep(result: dict, label: str = ""):
                       label=Text("device copy, GB/s", "디바이스 간 복사, GB/s"))
     ax.set_xlabel(Text("stages (tile buffers per block)", "스테이지(블록당 타일 버퍼 수)"))
     ax.set_ylabel("GB/s")
+    ax.yaxis.set_major_formatter("{x:,.0f}")
     ax.set_xticks(stages)
     twin = ax.twinx()
     line, = twin.plot(stages, [bytes_in_flight(r, sms) / 1024 for r in rows], "o-",
@@ -122,7 +124,7 @@ def plot_stage_sweep(result: dict, label: str = ""):
     fig.legend(handles=[bars, roof, line], loc="outside lower center", ncol=3, frameon=False,
                columnspacing=1.0, handlelength=1.5)
     ax.set_title(_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, "
-                        + Text("tile", "타일") + f" {rows[0]['config']['tile']}. {_of(label)}"),
+                        + Text("tile", "타일 크기") + f" {rows[0]['config']['tile']:,}. {_of(label)}"),
                  loc="left")
     gbps = ", ".join(f"{r['gbps']:.0f}" for r in rows)
     kib = ", ".join(f"{v:.0f}" for v in line.get_ydata())

@@ -243,8 +243,9 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
         copy = [Text(f"tile {i} in flight", f"타일 {i} 복사 중")]
         compute = [Text(f"compute tile {i}", f"타일 {i} 계산")]
         if not pipeline:
-            copy.insert(0, f"wait empty[{s}] p={(r & 1) ^ 1}" + Text(": at once", ": 즉시") * (r == 0))
-            compute.insert(0, f"wait full[{s}] p={r & 1}")
+            copy.insert(0, Text("wait", "대기") + f" empty[{s}] p={(r & 1) ^ 1}"
+                        + Text(": at once", ": 즉시") * (r == 0))
+            compute.insert(0, Text("wait", "대기") + f" full[{s}] p={r & 1}")
         for y, lines in ((issued[i] + 0.04, copy), (ready[i] + 0.04, compute)):
             for k, line in enumerate(lines):
                 ax.text(s + 0.5, y + 0.27 * k, line, ha="center", va="top",

@@ -76,7 +76,7 @@ TERMS = [
     ("full / empty barrier", [r"full (?:/ empty )?m?barriers?", r"empty m?barriers?"], "05"),
     ("roofline", [r"rooflines", r"the bound"], "05"),
     ("Nsight Compute", [r"ncu"], "06"),
-    ("stall", [r"stall(?:s|ed|ing)?", r"long scoreboard"], "05"),
+    ("stall", [r"stall(?:s|ed|ing)?", r"long scoreboard"], "06"),
     ("L1TEX", [], "06"),
     ("shared wavefront", [r"(?:shared )?wavefronts?"], "06"),
     ("warp slot", [r"warp slots"], "06"),
