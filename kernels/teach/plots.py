@@ -79,9 +79,9 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
                         Patch(fc="white", ec="black", hatch="xxx",
                               label=Text("outside the vector: zero", "벡터 바깥: 0"))],
                loc="outside lower center", ncol=2, frameon=False, handlelength=1.6)
-    ax.set_title(_title(Text(f"n = {n}, tile = {tile}, K = {k}: halo {left} left + {right} right, "
+    ax.set_title(_title(Text(f"N = {n}, tile = {tile}, K = {k}: halo {left} left + {right} right, "
                     f"buffer {tile + k - 1} floats per block",
-                    f"n = {n}, 타일 = {tile}, K = {k}: 헤일로 왼쪽 {left} + 오른쪽 {right}, "
+                    f"N = {n}, 타일 크기 {tile}, K = {k}: 헤일로 왼쪽 {left} + 오른쪽 {right}, "
                     f"블록마다 버퍼 float {tile + k - 1}개")))
     fig.alt = Text(f"The vector x of {n} floats cut into {rows} tiles of {tile}; under it, each "
                  f"block's shared buffer of {tile + k - 1} floats: its tile, {left} halo cells "
@@ -128,6 +128,7 @@ def plot_error_map(outputs: dict, x, w, tile: int):
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(lambda v, _: f"1e{np.log10(v):.0f}")   # no superscripts
     ax.set_xlim(0, n)
+    ax.xaxis.set_major_formatter("{x:,.0f}")
     ax.set_xlabel(Text("output index i (grey lines: tile boundaries)",
                      "출력 인덱스 i(회색 선: 타일 경계)"))
     ax.set_ylabel(Text("|y[i] − reference[i]|", "|y[i] − 기준값[i]|"))
@@ -205,8 +206,8 @@ def _done(sched) -> Text:
     """": all done at 1,733 cycles", a schedule's span as its title ends."""
     total = f"{sched.total:,.0f}" if sched.total >= 100 else f"{sched.total:.3g}"
     unit = PHASE_KO.get(sched.unit, sched.unit)
-    return Text(f": all done at {total} {sched.unit}",
-                f": {total}{'' if unit == '사이클' else ' '}{unit}에 모두 끝남")
+    return Text(f": all done at {total}\u00a0{sched.unit}",    # no line break before the unit
+                f": {total}{'' if unit == '사이클' else chr(0xa0)}{unit}에 모두 끝남")
 
 
 def _word(english: str) -> str:
@@ -270,7 +271,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
         title = Text(f"{stages} buffers: tile t uses buffer t mod {stages}; each iteration issues "
                    f"one tile, waits for the oldest and computes it",
                    f"버퍼 {stages}개: 타일 t는 t mod {stages}번 버퍼를 씁니다. 반복마다 타일 하나를 "
-                   "요청하고, 가장 오래된 타일을 기다려 계산합니다")
+                   "요청하고, 가장 오래된 타일을 기다려 계산합니다.")
         lines = (Text("wait for this tile's copies, then __syncthreads()",
                     "이 타일의 복사를 기다린 뒤 __syncthreads()"),
                  Text("__syncthreads(): nobody reads the buffer, it may be refilled",
@@ -279,9 +280,9 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                 Text("compute (every thread)", "계산(모든 스레드)"))
     else:
         title = Text(f"{stages} stages: each wait names the phase parity it waits for (p). A fresh "
-                   "mbarrier counts the phase before its first as complete (parity 1)",
+                   "mbarrier counts the phase before its first as complete (parity 1).",
                    f"스테이지 {stages}개: 기다릴 때마다 페이즈 패리티(p)를 지정합니다. 새 mbarrier는 "
-                   "첫 페이즈 이전 페이즈를 완료로 칩니다(패리티 1)")
+                   "첫 페이즈 이전 페이즈를 완료로 칩니다(패리티 1).")
         lines = (Text("full[s] completes: the bytes have landed", "full[s] 완료: 바이트가 도착함"),
                  Text("empty[s] completes: every compute thread arrived",
                     "empty[s] 완료: 모든 계산 스레드가 도착함"))

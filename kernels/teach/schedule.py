@@ -197,7 +197,7 @@ def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
     if device.gpu_available():
         data = timeline.measure_all()
         gpu = data["provenance"]["device"]
-        live = Text(f"measured live on {gpu}", f"{gpu}에서 지금 직접 잰 값")
+        live = Text(f"measured live on {gpu}", f"{gpu}에서 지금 잰 값")
         return data, Source(live, live)
     data = timeline.load(recorded)
     p = data["provenance"]
@@ -398,7 +398,7 @@ def occupancy_table(data: dict):
                       f"{device}에서 기록. N = 2^24에서는 앞쪽 SM {KEEP_SMS}개, 처음 "
                       f"{KEEP_US:.0f} µs 안에 시작한 블록"),
                  ["", Text("at once", "동시 실행 블록"), Text("one block", "블록 하나"),
-                  Text("SM per block", "블록당 SM 시간"), Text("overlapped", "겹침")], rows, align="<>>>>")
+                  Text("SM per block", "블록당 SM 시간"), Text("overlapped", "중첩")], rows, align="<>>>>")
 
 
 def overhead_table(data: dict):
