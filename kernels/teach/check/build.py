@@ -113,12 +113,13 @@ def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
                          "헤더는 없습니다(디바이스 코드의 printf에는 헤더가 필요 없습니다). 그 줄을 "
                          "지우세요.")
         fix = Text("Fix that line.", "그 줄을 고치세요.")
-        code_lines = [i for i, text in enumerate(src.split("\n")[:line - 1] if isinstance(
-            line, int) else [], 1) if text.strip() and not text.strip().startswith("//")]
-        if 'expected a ";"' in what and code_lines:   # the last line of code before it
+        before = src.split("\n")[:line - 1] if isinstance(line, int) else []
+        coded = [i for i, text in enumerate(before, 1)     # lines of code, not comments
+                 if text.strip() and not text.strip().startswith("//")]
+        if 'expected a ";"' in what and coded:
             fix = Text(f"NVRTC reports a missing ; on the next line: check the end of line "
-                       f"{code_lines[-1]} too.", f"NVRTC는 빠진 ;를 다음 줄에서 알리므로 "
-                       f"{code_lines[-1]}번째 줄 끝도 확인하세요.")
+                       f"{coded[-1]} too.", f"NVRTC는 빠진 ;를 다음 줄에서 알리므로 "
+                       f"{coded[-1]}번째 줄 끝도 확인하세요.")
         raise NotYet(f"it does not compile, line {line}: `{code}`: {what}. {of(fix, 'en')}",
                      f"컴파일되지 않습니다. {line}번째 줄 `{code}`: {what}. {of(fix, 'ko')}")
     return out.with_suffix(".ptx").read_text()

@@ -47,11 +47,11 @@ def run(src: str, ex: Exercise, target: str, arch: int, folder: Path) -> dict:
     try:
         said = json.loads(done.stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
-        last = done.stderr.strip().splitlines()
-        last = (last[-1][:300] if last else "no output", last[-1][:300] if last else "출력 없음")
-        raise NotYet(f"it crashed on the GPU: {last[0]}. Look for an index outside x_s or x.",
-                     f"커널이 GPU에서 비정상 종료했습니다({last[1]}). x_s나 x의 범위 밖을 가리키는 인덱스가 "
-                     "있는지 찾아보세요.") from None
+        last = (done.stderr.strip().splitlines() or [""])[-1][:300]
+        raise NotYet(f"it crashed on the GPU: {last or 'no output'}. Look for an index outside "
+                     "x_s or x.",
+                     f"커널이 GPU에서 비정상 종료했습니다({last or '출력 없음'}). x_s나 x의 범위 "
+                     "밖을 가리키는 인덱스가 있는지 찾아보세요.") from None
     if said["wrong"]:
         raise NotYet(*said["wrong"])
     if said["no_build"] and arch >= ex.arch:
