@@ -4,8 +4,6 @@ its sentences glue, one call per cell."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import layout
 from ..edition import Text, ratio_range, times
 from ..measure import recorded
@@ -23,9 +21,9 @@ PUZZLE_KERNELS = ("naive", "tiled_sync", "tiled_loads_first", "async_halo", "puz
 def table(result: dict, n: int = 2**26, k: int = 5) -> Table:
     """The sweep at one (n, K) with K taps, fastest first: median time, GB/s and time over the
     copy time (:func:`kernels.measure.recorded.table`, in both languages)."""
-    at, device = f"N = 2^{int(np.log2(n))}, K = {k}", result["provenance"].get("device")
-    return recorded.table(result, n, k).korean(
-        f"{at}, {device}", {"median µs": "중앙값 µs", COPY_HEADER.en: COPY_HEADER.ko, "copy": "복사"})
+    t = recorded.table(result, n, k)
+    return t.korean(t.title.replace(" on ", ", "),
+                    {"median µs": "중앙값 µs", COPY_HEADER.en: COPY_HEADER.ko, "copy": "복사"})
 
 
 def schedule_words(persistent: bool) -> Text:

@@ -5,8 +5,6 @@ call per cell."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..edition import Text, listed, times
 from ..measure import recorded
 from ..tables import Table
@@ -28,9 +26,9 @@ def roofline_table(rec: dict, n: int = 2**26) -> Table:
     """The roofline at ``n`` outputs, one column per K: the copy and FMA times, then each
     variant's time over the bound (:func:`kernels.measure.recorded.roofline_table`, in both
     languages)."""
-    at, device = f"N = 2^{int(np.log2(n))}", rec["provenance"].get("device")
-    return recorded.roofline_table(rec, n).korean(
-        f"{at}, {device}: 상한 대비 시간, 상한 = max(복사 시간, FMA 시간)", {"copy µs": "복사 µs"})
+    t = recorded.roofline_table(rec, n)
+    where = t.title.split(":")[0].replace(" on ", ", ")
+    return t.korean(f"{where}: 상한 대비 시간, 상한 = max(복사 시간, FMA 시간)", {"copy µs": "복사 µs"})
 
 
 def verdict_numbers(rec: dict, n: int = 2**26) -> dict:
