@@ -117,11 +117,12 @@ def _anchors(app, doctree) -> None:
         doctree.ids[name] = section
 
 
-CHROME = {   # title, aria-label, placeholder and data-bs-title attributes
+CHROME = {   # title, aria-label, placeholder, data-bs-title and alt attributes
     "Toggle primary sidebar": "책 목차 열고 닫기",
     "Toggle secondary sidebar": "이 페이지 목차 열고 닫기",
     "Color mode": "색 모드", "Light": "밝은 테마", "Dark": "어두운 테마", "System Settings": "시스템 설정",
     "Launch on Colab": "Colab에서 열기", "Launch interactive content": "대화형으로 실행",
+    "Colab logo": "Colab 로고",
     "Link to this heading": "이 제목으로 가는 링크",
     "next page": "다음 페이지", "previous page": "이전 페이지",
     "Main": "책 목차", "On this page": "이 페이지 목차", "Page": "페이지",
@@ -161,7 +162,7 @@ def _alternatives(words) -> str:
     return "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
 
 
-ATTRIBUTE = re.compile(r'(\b(?:title|aria-label|placeholder|data-bs-title)=")('
+ATTRIBUTE = re.compile(r'(\b(?:title|aria-label|placeholder|data-bs-title|alt)=")('
                        + _alternatives(CHROME) + r')"')
 TEXT = re.compile(r"(>\s*)(" + _alternatives(CHROME_TEXT) + r")(\s*<)")
 

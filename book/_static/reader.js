@@ -99,9 +99,20 @@
     });
   }
 
+  /* 5. A table's row names (kernels.tables.Table) break after a dot, nowhere else:
+     "cupyx.ndimage.correlate1d" may take three lines on a phone, "tiled_loads_first" one. */
+  function breakableNames() {
+    document.querySelectorAll(".bd-article table.book-table th[scope=row]").forEach(function (th) {
+      if (!th.children.length && th.textContent.indexOf(".") > 0) {
+        th.innerHTML = th.innerHTML.replace(/\.(?=\S)/g, ".<wbr>");
+      }
+    });
+  }
+
   function start() {
     quoteTheArticleOnly();
     enlargeable();
+    breakableNames();
     ready();
   }
   if (document.readyState === "loading") {

@@ -28,7 +28,7 @@ from ..tables import grouped
 PAGE_WIDTH_IN = 6.88   # the text column: 688 CSS px
 CSS_PX_PER_IN = 100    # the figure's inch on the page
 PAGE_DPI = 200         # PNG pixels per inch: twice the page's, shown at half size
-MIN_FONT_PT = 11.5     # the smallest text in any figure: 16 CSS px on the page, 12.6 on a phone
+MIN_FONT_PT = 11.5     # the smallest text in any figure: 16 CSS px on the page, 8.3 on a phone
 MATH_SHRINK = 0.7      # mathtext draws a superscript at 0.7 of its text's size
 PAGE_RC = {"font.size": MIN_FONT_PT, "axes.titlesize": 12, "axes.labelsize": MIN_FONT_PT,
            "xtick.labelsize": MIN_FONT_PT, "ytick.labelsize": MIN_FONT_PT,

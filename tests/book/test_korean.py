@@ -272,7 +272,8 @@ def glossary():
     for line in (KO / "book" / "glossary.md").read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("|") and len(cells) == 4 and cells[0] not in ("한국어", "---"):
-            rows.append(cells)
+            korean, meaning, english, avoided = cells   # the meaning second: on a phone too
+            rows.append([korean, english, meaning, avoided])
     return rows
 
 
