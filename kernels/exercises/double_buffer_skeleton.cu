@@ -6,7 +6,7 @@
 // issue_tile (one tile's copy), the prologue and the compute are given; the
 // loop's copy, wait and barriers are yours. Leave the PHASE(p) lines where
 // they are (the check's stress build waits there at random, so that a missing
-// wait or barrier cannot pass by luck).
+// wait or barrier seldom passes by luck).
 #include <cuda/pipeline>
 #include "conv1d_common.cuh"
 

@@ -57,7 +57,7 @@ def test_each_skeleton_is_posed_in_its_notebook_and_checked_there(name):
     assert any(f'check.report(check.solution("{name}"), "{name}")' in s for s in sources[at + 2:])
     verdict = check.report(check.skeleton(name), name)
     both(verdict, "NOT YET: a FILL IN is left, line ", "아직 통과 못 함: FILL IN이 남아 있습니다.")
-    line, quoted = re.search(r"line (\d+): `(.*?)`\. Replace", verdict.en).groups()
+    line, quoted = re.search(r"line (\d+):\n    (.*)\nReplace", verdict.en).groups()
     whole = check.skeleton(name).split("\n")[int(line) - 1].strip()
     assert quoted == whole or (quoted.endswith(" …") and whole.startswith(quoted[:-2])), quoted
 
@@ -97,12 +97,13 @@ def test_text_is_read_as_the_compiler_reads_it(no_gpu):
 def test_a_compile_error_is_shown_on_the_learners_line(no_gpu):
     bad = SOLUTION.replace("pipe.consumer_wait();", "pipe.consumer_wait(;")
     line = bad.split("\n").index("    pipe.consumer_wait(;") + 1
-    both(check.report(bad), f"NOT YET: it does not compile, line {line}: "
-         "`pipe.consumer_wait(;`: expected an expression. Fix that line.")
+    both(check.report(bad), f"NOT YET: it does not compile, line {line}: expected an "
+         "expression.\n    pipe.consumer_wait(;\nFix that line.")
     inside = SOLUTION.replace("sizeof(float), pipe)", "cuda::aligned_size_t<3>(4), pipe)")
     verdict = check.report(inside)
     assert "alignment must be a power of two" in verdict and "site-packages" not in verdict
-    assert re.match(r"NOT YET: it does not compile, line \d+: `cuda::memcpy_async\(&x_s", verdict)
+    assert re.search(r"NOT YET: it does not compile, line \d+: .*\n    cuda::memcpy_async\(&x_s",
+                     verdict)
 
 
 def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
@@ -110,7 +111,7 @@ def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
     file"; a missing ; is reported on the line after it, and the verdict says so."""
     stdio = check.report(SOLUTION.replace("#include <cuda/pipeline>",
                                           "#include <cuda/pipeline>\n#include <stdio.h>"))
-    both(stdio, f"NOT YET: line {PIPELINE_LINE + 1}, `#include <stdio.h>`: no such header here.")
+    both(stdio, f"NOT YET: line {PIPELINE_LINE + 1}: no such header here.\n    #include <stdio.h>\n")
     bad = SOLUTION.replace("pipe.consumer_wait();", "pipe.consumer_wait()\n    // a comment")
     line = bad.split("\n").index("    pipe.consumer_wait()") + 1   # reported 2 lines later
     verdict = check.report(bad)
@@ -121,7 +122,7 @@ def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
 def test_only_the_common_header_and_libcu_can_be_included(no_gpu):
     verdict = check.report(SOLUTION.replace("#include <cuda/pipeline>",
                                             "#include <cuda/pipeline>\n#include <async_halo.cu>"))
-    assert "`#include <async_halo.cu>`: no such header here" in verdict
+    assert "no such header here.\n    #include <async_halo.cu>\n" in verdict
     includes = [o for o in build.LearnerBuild(256, 5, 256, "sm_80").options() if o.startswith("-I")]
     assert includes[0] == f"-I{build.private_include()}" and len(includes) == 2
     assert sorted(p.name for p in build.private_include().iterdir()) == ["conv1d_common.cuh"]

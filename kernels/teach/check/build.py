@@ -19,7 +19,7 @@ from pathlib import Path
 from ... import compile as C
 from ...edition import Text, of
 from .exercises import Exercise, NotYet
-from .source import HEADER, quote
+from .source import HEADER, quote, shown
 
 COMPILE_LIMIT_S = 30
 CACHE = C.CACHE_DIR / "exercise"
@@ -105,10 +105,10 @@ def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
     if log is not None:
         line, code, what = first_error(log, src, ex.kernel)
         if what.startswith("cannot open source file"):
-            raise NotYet(f"line {line}, `{code}`: no such header here. The check compiles with "
+            raise NotYet(f"line {line}: no such header here.{shown(code)}The check compiles with "
                          "NVRTC, which has CUDA's device headers but none of the host's, such "
                          "as <stdio.h> (printf in device code needs none). Remove that line.",
-                         f"{line}번째 줄 `{code}`: 여기에는 없는 헤더입니다. 검사는 NVRTC로 "
+                         f"{line}번째 줄: 여기에는 없는 헤더입니다.{shown(code)}검사는 NVRTC로 "
                          "컴파일하는데, NVRTC에는 CUDA 디바이스 헤더만 있고 <stdio.h> 같은 호스트 "
                          "헤더는 없습니다(디바이스 코드의 printf에는 헤더가 필요 없습니다). 그 줄을 "
                          "지우세요.")
@@ -120,8 +120,8 @@ def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
             fix = Text(f"NVRTC reports a missing ; on the next line: check the end of line "
                        f"{coded[-1]} too.", f"NVRTC는 빠진 ;를 다음 줄에서 알리므로 "
                        f"{coded[-1]}번째 줄 끝도 확인하세요.")
-        raise NotYet(f"it does not compile, line {line}: `{code}`: {what}. {of(fix, 'en')}",
-                     f"컴파일되지 않습니다. {line}번째 줄 `{code}`: {what}. {of(fix, 'ko')}")
+        raise NotYet(f"it does not compile, line {line}: {what}.{shown(code)}{of(fix, 'en')}",
+                     f"컴파일되지 않습니다. {line}번째 줄: {what}.{shown(code)}{of(fix, 'ko')}")
     return out.with_suffix(".ptx").read_text()
 
 

@@ -22,6 +22,12 @@ def quote(line: str, limit: int = 90) -> str:
     return line if len(line) <= limit else line[:limit].rsplit(" ", 1)[0] + " …"
 
 
+def shown(line: str) -> str:
+    """A line of code as a verdict shows it: quoted, on a line of its own and indented (the
+    verdict is printed text, where no markup would show)."""
+    return f"\n    {quote(line)}\n" if line.strip() else " "
+
+
 def line_of(src: str, pos: int) -> int:
     return src.count("\n", 0, pos) + 1
 
@@ -62,18 +68,18 @@ def check(src: str, ex: Exercise) -> None:
         after = src[marker.end() + 1:].split("\n", 1)[0].strip()
         if after.startswith("//") and not MARKER.match(after):   # the comment goes on
             text += " …"
-        raise NotYet(f"a FILL IN is left, line {line}: `{quote(text)}`. Replace that line with "
-                     "your code.",
-                     f"FILL IN이 남아 있습니다. {line}번째 줄: `{quote(text)}`. 그 줄을 여러분의 코드로 "
+        raise NotYet(f"a FILL IN is left, line {line}:{shown(text)}Replace that line with your "
+                     "code.",
+                     f"FILL IN이 남아 있습니다. {line}번째 줄:{shown(text)}그 줄을 여러분의 코드로 "
                      "바꾸세요.")
     for include in INCLUDE.finditer(src):
         if not ALLOWED.fullmatch(include[1]):
             line = line_of(src, include.start())
-            raise NotYet(f"an #include the check does not offer, line {line}: "
-                         f"`{quote(include[0])}`. Include only \"{HEADER}\" and CUDA's own "
+            raise NotYet(f"an #include the check does not offer, line {line}:"
+                         f"{shown(include[0])}Include only \"{HEADER}\" and CUDA's own "
                          "headers, such as <cuda/pipeline> and <cuda/barrier>.",
-                         f"검사 환경에서 쓸 수 없는 #include입니다. {line}번째 줄: "
-                         f"`{quote(include[0])}`. \"{HEADER}\"와 <cuda/pipeline>, "
+                         f"검사 환경에서 쓸 수 없는 #include입니다. {line}번째 줄:"
+                         f"{shown(include[0])}\"{HEADER}\"와 <cuda/pipeline>, "
                          "<cuda/barrier> 같은 CUDA 자체 헤더만 포함하세요.")
     kept = {int(p) for p in PHASE.findall(src)}
     if gone := sorted({int(p) for p in PHASE.findall(ex.skeleton.read_text())} - kept):
