@@ -95,16 +95,17 @@
       a.rel = "noopener";
       a.classList.add("figure-full-size");
       a.title = ko ? "크게 보기" : "Open full size";
-      a.dataset.hint = ko ? "눌러서 크게 보기 ↗" : "Tap to open full size ↗";
+      a.dataset.hint = ko ? "눌러서 연 뒤 확대하세요 ↗" : "Tap to open it, then zoom in ↗";
     });
   }
 
-  /* 5. A table's row names (kernels.tables.Table) break after a dot, nowhere else:
+  /* 5. A table's row names (kernels.tables.Table) break after a dot or a comma, nowhere else:
      "cupyx.ndimage.correlate1d" may take three lines on a phone, "tiled_loads_first" one. */
   function breakableNames() {
     document.querySelectorAll(".bd-article table.book-table th[scope=row]").forEach(function (th) {
-      if (!th.children.length && th.textContent.indexOf(".") > 0) {
+      if (!th.children.length && /[.,]\S|, /.test(th.textContent)) {
         th.innerHTML = th.innerHTML.replace(/\.(?=\S)/g, ".<wbr>");
+        th.classList.add("breakable");
       }
     });
   }

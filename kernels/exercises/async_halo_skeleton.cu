@@ -3,10 +3,10 @@
 // Shared memory holds the tile with both halos, x_s[0] being x[buf_start];
 // cells outside [0, n) must hold zeros. Use cuda::memcpy_async(dst, src,
 // sizeof(float), pipe) for the copy.
-// Leave the PHASE(p) lines where they are (p = 3, inside Phase 3, is yours
-// to add or leave out): they do nothing, except in the check's stress build,
-// where warps wait there at random so that a missing wait or barrier seldom
-// passes by luck.
+// Leave the PHASE() lines where they are (PHASE(3), between Phase 3's two
+// waits, is yours to put back or leave out): they do nothing, except in the
+// check's stress build, where warps wait there at random so that a missing
+// wait or barrier seldom passes by luck.
 #include <cuda/pipeline>
 #include "conv1d_common.cuh"
 

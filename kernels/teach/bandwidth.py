@@ -38,15 +38,18 @@ def stage_table(result: dict) -> Table:
     rows = []
     for (variant, persistent), r in sorted(recorded.best_by_schedule(result).items()):
         c = r["config"]
-        rows.append([variant, schedule_words(persistent), f"{r['ratio']:.3f}",
-                     f"{c['tile']:d}", f"{c['threads']:d}",
+        name = (Text(f"{variant}, persistent", f"{variant}, 퍼시스턴트") if persistent
+                else Text(f"{variant}, one per tile", f"{variant}, 타일마다 하나"))
+        rows.append([name, f"{r['ratio']:.3f}", f"{c['tile']:d}", f"{c['threads']:d}",
                      f"{c['stages']:d}", f"{c['grid']:d}"])
-    return Table(Text("The best of each schedule in the tuning run (time over the copy time):",
-                      "튜닝 실행에서 스케줄마다 가장 빠른 구성(시간 ÷ 복사 시간):"),
-                 [Text("variant", "변형"), Text("schedule", "스케줄"), COPY_HEADER,
+    return Table(Text("The best of each schedule in the tuning run (time over the copy time): "
+                      "persistent blocks, or one block per tile",
+                      "튜닝 실행에서 스케줄마다 가장 빠른 구성(시간 ÷ 복사 시간): 퍼시스턴트 블록, "
+                      "또는 타일마다 블록 하나"),
+                 [Text("variant, blocks", "변형, 블록"), COPY_HEADER,
                   Text("tile", "타일"), Text("threads", "스레드"), Text("stages", "스테이지"),
                   Text("blocks", "블록")], rows,
-                 widths=[16, 18, 7, 6, 8, 7, 7], align="<<>>>>>")
+                 widths=[30, 7, 6, 8, 7, 7], align="<>>>>>")
 
 
 def flight_table(result: dict) -> Table:

@@ -39,7 +39,7 @@ PAGE_RC = {"font.size": MIN_FONT_PT, "axes.titlesize": 12, "axes.labelsize": MIN
            "font.family": ["DejaVu Sans", "Book Hangul"]}   # Hangul from the second
 FONT = Path(__file__).with_name("fonts") / "BookHangul-Regular.ttf"
 mpl.font_manager.fontManager.addfont(str(FONT))
-TITLE_CHARS = 72       # a 12 pt title line across the page
+TITLE_CHARS = 64       # a 12 pt title line across the axes, beside the y labels
 
 
 def in_language(value) -> str:

@@ -56,7 +56,8 @@ def test_each_skeleton_is_posed_in_its_notebook_and_checked_there(name):
     assert f'check.report({variable}, "{name}")' in sources[at + 1]
     assert any(f'check.report(check.solution("{name}"), "{name}")' in s for s in sources[at + 2:])
     verdict = check.report(check.skeleton(name), name)
-    both(verdict, "NOT YET: a FILL IN is left, line ", "아직 통과 못 함: FILL IN이 남아 있습니다.")
+    both(verdict, "NOT YET: a FILL IN is left, line ", "아직 통과 못 함: ")
+    assert "번째 줄에 FILL IN이 남아 있습니다:" in verdict.ko
     line, quoted = re.search(r"line (\d+):\n    (.*)\nReplace", verdict.en).groups()
     whole = check.skeleton(name).split("\n")[int(line) - 1].strip()
     assert quoted == whole or (quoted.endswith(" …") and whole.startswith(quoted[:-2])), quoted
@@ -111,7 +112,7 @@ def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
     file"; a missing ; is reported on the line after it, and the verdict says so."""
     stdio = check.report(SOLUTION.replace("#include <cuda/pipeline>",
                                           "#include <cuda/pipeline>\n#include <stdio.h>"))
-    both(stdio, f"NOT YET: line {PIPELINE_LINE + 1}: no such header here.\n    #include <stdio.h>\n")
+    both(stdio, f"NOT YET: line {PIPELINE_LINE + 1}: no such header here:\n    #include <stdio.h>\n")
     bad = SOLUTION.replace("pipe.consumer_wait();", "pipe.consumer_wait()\n    // a comment")
     line = bad.split("\n").index("    pipe.consumer_wait()") + 1   # reported 2 lines later
     verdict = check.report(bad)
@@ -122,7 +123,7 @@ def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
 def test_only_the_common_header_and_libcu_can_be_included(no_gpu):
     verdict = check.report(SOLUTION.replace("#include <cuda/pipeline>",
                                             "#include <cuda/pipeline>\n#include <async_halo.cu>"))
-    assert "no such header here.\n    #include <async_halo.cu>\n" in verdict
+    assert "no such header here:\n    #include <async_halo.cu>\n" in verdict
     includes = [o for o in build.LearnerBuild(256, 5, 256, "sm_80").options() if o.startswith("-I")]
     assert includes[0] == f"-I{build.private_include()}" and len(includes) == 2
     assert sorted(p.name for p in build.private_include().iterdir()) == ["conv1d_common.cuh"]

@@ -116,7 +116,7 @@ def test_every_glue_role_is_glued_by_a_cell():
 
 def test_hints_go_from_the_idea_to_the_code():
     """Each exercise has three hints in order: the idea and where (no code block), then the code."""
-    titles = [re.search(r"Hint (\d) \(([^)]*)\)", h).groups() for h in HINTS]
+    titles = [re.search(r"Hint (\d): (.*)", h).groups() for h in HINTS]
     assert titles == [("1", "the idea"), ("2", "where"), ("3", "the code")] * 2
     assert ["```" in h for h in HINTS] == [False, False, True] * 2
 

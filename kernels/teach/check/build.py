@@ -105,10 +105,10 @@ def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
     if log is not None:
         line, code, what = first_error(log, src, ex.kernel)
         if what.startswith("cannot open source file"):
-            raise NotYet(f"line {line}: no such header here.{shown(code)}The check compiles with "
+            raise NotYet(f"line {line}: no such header here:{shown(code)}The check compiles with "
                          "NVRTC, which has CUDA's device headers but none of the host's, such "
                          "as <stdio.h> (printf in device code needs none). Remove that line.",
-                         f"{line}번째 줄: 여기에는 없는 헤더입니다.{shown(code)}검사는 NVRTC로 "
+                         f"{line}번째 줄의 헤더는 여기에 없습니다:{shown(code)}검사는 NVRTC로 "
                          "컴파일하는데, NVRTC에는 CUDA 디바이스 헤더만 있고 <stdio.h> 같은 호스트 "
                          "헤더는 없습니다(디바이스 코드의 printf에는 헤더가 필요 없습니다). 그 줄을 "
                          "지우세요.")

@@ -14,10 +14,12 @@ INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b[ \t]*(.*?)[ \t]*$", re.M)
 # "conv1d_common.cuh", or a header of CUDA's own by a relative name (<cuda/pipeline>)
 ALLOWED = re.compile(rf'"{re.escape(HEADER)}"|<(?!/)(?!.*\.\.)[\w./+-]+>')
 PHASE = re.compile(r"\bPHASE\s*\(\s*(\d+)\s*\)")
+COMMENT = re.compile(r"//[^\n]*")
 
 
-def quote(line: str, limit: int = 90) -> str:
-    """A line as a verdict quotes it: whole, or cut at a word, with "…"."""
+def quote(line: str, limit: int = 44) -> str:
+    """A line as a verdict quotes it: whole, or cut at a word, with "…" (short enough for a
+    phone's line: the verdict gives its number)."""
     line = line.strip()
     return line if len(line) <= limit else line[:limit].rsplit(" ", 1)[0] + " …"
 
@@ -70,19 +72,20 @@ def check(src: str, ex: Exercise) -> None:
             text += " …"
         raise NotYet(f"a FILL IN is left, line {line}:{shown(text)}Replace that line with your "
                      "code.",
-                     f"FILL IN이 남아 있습니다. {line}번째 줄:{shown(text)}그 줄을 여러분의 코드로 "
-                     "바꾸세요.")
+                     f"{line}번째 줄에 FILL IN이 남아 있습니다:{shown(text)}이 줄을 여러분의 "
+                     "코드로 바꾸세요.")
     for include in INCLUDE.finditer(src):
         if not ALLOWED.fullmatch(include[1]):
             line = line_of(src, include.start())
             raise NotYet(f"an #include the check does not offer, line {line}:"
                          f"{shown(include[0])}Include only \"{HEADER}\" and CUDA's own "
                          "headers, such as <cuda/pipeline> and <cuda/barrier>.",
-                         f"검사 환경에서 쓸 수 없는 #include입니다. {line}번째 줄:"
+                         f"{line}번째 줄의 #include는 검사 환경에서 쓸 수 없습니다:"
                          f"{shown(include[0])}\"{HEADER}\"와 <cuda/pipeline>, "
                          "<cuda/barrier> 같은 CUDA 자체 헤더만 포함하세요.")
-    kept = {int(p) for p in PHASE.findall(src)}
-    if gone := sorted({int(p) for p in PHASE.findall(ex.skeleton.read_text())} - kept):
+    def phases(text):   # the PHASE(p) lines, not a comment's mention of one
+        return {int(p) for p in PHASE.findall(COMMENT.sub("", text))}
+    if gone := sorted(phases(ex.skeleton.read_text()) - phases(src)):
         raise NotYet(f"the skeleton's PHASE({gone[0]}) line is gone. Put it back where the "
                      "skeleton has it: the stress build makes warps wait there at random.",
                      f"스켈레톤의 PHASE({gone[0]}) 줄이 없어졌습니다. 스켈레톤에 있던 자리에 다시 "
