@@ -406,6 +406,6 @@ def overhead_table(data: dict):
     rows = data["overhead"]
     return Table("", [Text("variant", "변형"), "N", Text("plain µs", "일반 빌드 µs"),
                       Text("traced µs", "트레이스 빌드 µs"), Text("overhead", "오버헤드")],
-                 [[r["variant"], f"2^{r['n'].bit_length() - 1}" if r["n"] & (r["n"] - 1) == 0
-                   else r["n"], f"{r['plain_us']:.2f}", f"{r['traced_us']:.2f}",
+                 [[r["variant"], f"2^{int(np.log2(r['n']))}", f"{r['plain_us']:.2f}",
+                   f"{r['traced_us']:.2f}",
                    f"{100 * r['overhead']:+.1f}%"] for r in rows])
