@@ -17,7 +17,7 @@ PHASE = re.compile(r"\bPHASE\s*\(\s*(\d+)\s*\)")
 COMMENT = re.compile(r"//[^\n]*")
 
 
-def quote(line: str, limit: int = 44) -> str:
+def quote(line: str, limit: int = 40) -> str:
     """A line as a verdict quotes it: whole, or cut at a word, with "…" (short enough for a
     phone's line: the verdict gives its number)."""
     line = line.strip()
