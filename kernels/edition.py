@@ -182,6 +182,21 @@ def millions(x: float) -> Text:
     return Text(f"{x / 1e6:.1f}M", ko)
 
 
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_of_two(n: int) -> str:
+    """A size as the figures and the prose's math write it: 67108864 -> "2²⁶"."""
+    return "2" + str(int(n).bit_length() - 1).translate(SUPERSCRIPT)
+
+
+def day(date: str) -> Text:
+    """A recording's date (ISO, time and all) as a sentence writes it: "2026-12-04" in English,
+    "2026년 12월 4일" in Korean."""
+    y, m, d = date[:10].split("-")
+    return Text(date[:10], f"{y}년 {int(m)}월 {int(d)}일")
+
+
 def of(value, lang: str) -> str:
     """``value`` in ``lang``: a :class:`Text`'s own words in it, any other text as it is."""
     return value.in_(lang) if isinstance(value, Text) else str(value)

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import layout, variants as V
+from ..edition import power_of_two
 from ..files import read_json
 from ..tables import Table
 from ..validate import choice, record, rows as valid_rows
@@ -64,7 +65,7 @@ def table(result: dict, n: int = 2**26, k: int = 5) -> Table:
     copy time, in English (what the command line prints; chapter 04 shows it in both languages:
     :func:`kernels.teach.bandwidth.table`)."""
     rows = sorted(rows_at(result, n, k).values(), key=lambda r: r["median_us"])
-    at, device = f"N = 2^{int(np.log2(n))}, K = {k}", result["provenance"].get("device")
+    at, device = f"N = {power_of_two(n)}, K = {k}", result["provenance"].get("device")
     return Table(f"{at} on {device}", ["", "median µs", "GB/s", "÷ copy"],
                  [[r["name"], f"{r['median_us']:.1f}", f"{r['gbps']:.0f}", f"{r['ratio']:.2f}"]
                   for r in rows],
@@ -262,7 +263,7 @@ def roofline_table(rec: dict, n: int = 2**26) -> Table:
                          for k in ks)]]
     for v in names:
         rows.append([v, *(f"{cell[v, k]['ratio']:.2f}" if (v, k) in cell else "" for k in ks)])
-    at, device = f"N = 2^{int(np.log2(n))}", rec["provenance"].get("device")
+    at, device = f"N = {power_of_two(n)}", rec["provenance"].get("device")
     return Table(f"{at} on {device}: time over the bound, max(copy, FMA time)",
                  ["K", *(str(k) for k in ks)], rows,
                  widths=[17] + [7] * len(ks), align="<" + ">" * len(ks), sep="", strip=True)

@@ -5,7 +5,7 @@ its sentences glue, one call per cell."""
 from __future__ import annotations
 
 from .. import layout
-from ..edition import Text, ratio_range, times
+from ..edition import Text, day, ratio_range, times
 from ..measure import recorded
 from ..measure.recorded import bytes_in_flight, rows_at, stage_sweep
 from ..tables import Table
@@ -90,7 +90,7 @@ def configurations(result: dict, live: bool = False) -> Text:
 def recording_numbers(result: dict) -> dict:
     """Where and when the benchmark recording was made."""
     p = result["provenance"]
-    return {"bench_device": p["device"], "bench_date": p["date"][:10],
+    return {"bench_device": p["device"], "bench_date": day(p["date"]),
             "copies_per_tile": str(layout.span(1024, 5) // 4)}   # 16-byte copies of a tile
 
 

@@ -5,7 +5,7 @@ call per cell."""
 
 from __future__ import annotations
 
-from ..edition import Text, listed, times
+from ..edition import Text, day, listed, times
 from ..measure import recorded
 from ..tables import Table
 
@@ -17,7 +17,7 @@ LIMIT_WORDS = {"issue": Text("instruction issue", "명령어 발행"),
 def recording_numbers(roof: dict) -> dict:
     """Where, when and how long the roofline recording was made, and the FMA rate it measured."""
     p = roof["provenance"]
-    return {"roof_device": p["device"], "roof_date": p["date"][:10],
+    return {"roof_device": p["device"], "roof_date": day(p["date"]),
             "roof_seconds": f"{p['seconds']:.0f}",
             "fma_rate": f"{roof['fma']['fma_per_s'] / 1e12:.1f} × 10¹²"}
 

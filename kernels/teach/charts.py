@@ -7,15 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import variants as V
-from ..edition import Text
+from ..edition import Text, power_of_two
 from ..measure.recorded import bytes_in_flight, roofline_rows
 from .figure import in_language as _of, log2_axis, on_page, page_figure, title as _title
 
-
-def _n_label(n: int) -> str:
-    """2^26 as "2²⁶": a title that mixes it with Hangul cannot be mathtext, which has no font
-    fallback."""
-    return "2" + str(int(np.log2(n))).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 # The bandwidth figure's panels: asynchronous copies; plain loads and the libraries' kernels.
@@ -87,12 +82,12 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
                  x=0.0, ha="left")
     last = max(r["n"] for r in rows)
     at = sorted(((r["gbps"], r["name"]) for r in rows if r["n"] == last), reverse=True)
-    fig.alt = Text(f"GB/s against N from 2^{int(np.log2(min(r['n'] for r in rows)))} to "
-                 f"2^{int(np.log2(last))} at K = {k}, each kernel beside a device copy of the "
-                 f"same bytes. At N = 2^{int(np.log2(last))}: ",
-                 f"K = {k}에서 N에 따른 GB/s, N = 2^{int(np.log2(min(r['n'] for r in rows)))}~"
-                 f"2^{int(np.log2(last))}, 커널마다 같은 바이트의 디바이스 간 복사와 함께. "
-                 f"N = 2^{int(np.log2(last))}에서: ") + ", ".join(
+    fig.alt = Text(f"GB/s against N from {power_of_two(min(r['n'] for r in rows))} to "
+                 f"{power_of_two(last)} at K = {k}, each kernel beside a device copy of the "
+                 f"same bytes. At N = {power_of_two(last)}: ",
+                 f"K = {k}에서 N에 따른 GB/s, N = {power_of_two(min(r['n'] for r in rows))}~"
+                 f"{power_of_two(last)}, 커널마다 같은 바이트의 디바이스 간 복사와 함께. "
+                 f"N = {power_of_two(last)}에서: ") + ", ".join(
         f"{Text('device copy', '디바이스 간 복사') if name == 'copy' else name} {g:.0f}"
         for g, name in at) + " GB/s."
     return fig
@@ -123,7 +118,7 @@ def plot_stage_sweep(result: dict, label: str = ""):
     twin.set_ylim(0, 1.6 * max(line.get_ydata()))   # its markers below the copy's line
     fig.legend(handles=[bars, roof, line], loc="outside lower center", ncol=3, frameon=False,
                columnspacing=1.0, handlelength=1.5)
-    ax.set_title(_title(f"N = {_n_label(rows[0]['n'])}, K = {rows[0]['k']}, "
+    ax.set_title(_title(f"N = {power_of_two(rows[0]['n'])}, K = {rows[0]['k']}, "
                         + Text("tile", "타일 크기") + f" {rows[0]['config']['tile']:,}. {_of(label)}"),
                  loc="left")
     gbps = ", ".join(f"{r['gbps']:.0f}" for r in rows)
@@ -192,14 +187,14 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     device = rec["provenance"].get("device")
     # the label may name it
     where = "" if device and device in label else Text(f" on {device}", f", {device}")
-    top.set_title(_title(f"N = {_n_label(n)}{where}. {_of(label)}"), loc="left")
+    top.set_title(_title(f"N = {power_of_two(n)}{where}. {_of(label)}"), loc="left")
     near = {}   # the largest K up to which each variant stays within 1.1 of the bound
     for name, rows in by_variant.items():
         ks = [r["k"] for r in rows if r["ratio"] <= 1.1]
         near.setdefault(max(ks, default=0), []).append(name)
-    fig.alt = Text(f"Time over the bound for each kernel at N = 2^{int(np.log2(n))}, K from "
+    fig.alt = Text(f"Time over the bound for each kernel at N = {power_of_two(n)}, K from "
                  f"{all_ks[0]} to {all_ks[-1]}. Within 1.1 of the bound ",
-                 f"N = 2^{int(np.log2(n))}, K = {all_ks[0]}~{all_ks[-1]}에서 커널마다 "
+                 f"N = {power_of_two(n)}, K = {all_ks[0]}~{all_ks[-1]}에서 커널마다 "
                  "시간 / 상한. 상한의 1.1배 안: ") + "; ".join(
         (Text(f"up to K = {k}: ", f"K = {k}까지 ") if k else Text("never: ", "한 번도 없음: "))
         + ", ".join(names)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import device, launch, variants as V
 from ..device import compute_capability, gpu_available, target_arch
-from ..edition import Text, of
+from ..edition import Text, of, power_of_two
 from ..geometry import launch_config
 from ..measure.bench import time_copy, time_launch
 from ..reference import error_bound, random_inputs, reference, wrong_outputs
@@ -90,9 +90,9 @@ class Run:
             past = next(p for p in range(1, 40) if 8 * 2**p > self.l2_bytes)
             mib, l2 = f"{8 * self.n / 2**20:.2g} MiB", f"{self.l2_bytes / 2**20:.0f} MiB"
             notes.append(Text(f"L2-resident: x and y ({mib}) fit in the {l2} L2 cache, so these "
-                              f"GB/s are not DRAM's (from N = 2^{past} on, x and y outgrow it)",
+                              f"GB/s are not DRAM's (from N = {power_of_two(2**past)} on, x and y outgrow it)",
                               f"L2 상주: x와 y({mib})가 {l2} L2 캐시에 들어가므로, 이 GB/s는 "
-                              f"DRAM의 대역폭이 아닙니다(N = 2^{past}부터는 x와 y가 캐시보다 큽니다)"))
+                              f"DRAM의 대역폭이 아닙니다(N = {power_of_two(2**past)}부터는 x와 y가 캐시보다 큽니다)"))
         if self.median_us is not None and self.median_us < LAUNCH_BOUND_US:
             notes.append(Text(f"launch-bound: under {LAUNCH_BOUND_US:.0f} µs a kernel's time is "
                               "mostly its launch and one memory round trip, whatever it moves",
@@ -212,7 +212,7 @@ class OlderBuild:
                  f"{8 * r.n / r.median_us / 1e3:.0f}", f"{r.median_us / r.copy_us:.2f}", r.wrong,
                  f"{r.max_error_over_bound:.2g}"] for r in self.runs]
         r = self.runs[0]
-        size = f"N = 2^{int(np.log2(r.n))}"
+        size = f"N = {power_of_two(r.n)}"
         return Table(Text(f"{self.variant}, {size}, tile {r.tile}, K = {r.k}: each "
                           "build beside a copy of the same bytes",
                           f"{self.variant}, {size}, 타일 크기 {r.tile}, K = {r.k}: 빌드마다 같은 바이트의 "

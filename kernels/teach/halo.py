@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import layout
-from ..edition import Text, listed as both_listed
+from ..edition import SUPERSCRIPT, Text, listed as both_listed
 from ..geometry import launch_config
 from ..reference import error_bound, reference, wrong_outputs
 from ..tables import Table
@@ -72,8 +72,7 @@ def _power_of_ten(value: float) -> str:
     if value >= 0.1:
         return f"{value:.1f}"
     mantissa, exponent = f"{value:.0e}".split("e")
-    sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-    return f"{mantissa} × 10{str(int(exponent)).translate(sup)}"
+    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
 
 
 def puzzle_errors(y_puzzle, y_correct, x, w, tile: int, tested: int = 10) -> dict[str, str]:

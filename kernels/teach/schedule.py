@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import device, layout
-from ..edition import Text, of, times
+from ..edition import Text, day, of, power_of_two, times
 from ..geometry import launch_config
 from ..measure.recorded import roofline_rows
 from ..measure import timeline
@@ -229,10 +229,10 @@ def _pct(x: float) -> str:
 
 
 def recording_numbers(data: dict) -> dict[str, str]:
-    """Where the page's numbers come from: ``rec_device``, ``rec_date`` (YYYY-MM-DD),
+    """Where the page's numbers come from: ``rec_device``, ``rec_date`` (:func:`~kernels.edition.day`),
     ``rec_sms`` (its SMs) and ``rec_l2`` (its L2 cache, MiB)."""
     p = data["provenance"]
-    return {"rec_device": p["device"], "rec_date": p["date"][:10],
+    return {"rec_device": p["device"], "rec_date": day(p["date"]),
             "rec_sms": str(int(p["multiprocessors"])), "rec_l2": f"{p['l2_bytes'] / 2**20:.0f} MiB"}
 
 
@@ -388,14 +388,14 @@ def occupancy_table(data: dict):
     at Puzzle 28's size and at N = 2^24."""
     device = data["provenance"]["device"]
     rows = []
-    for which, size in (("seed", "N = 2^14"), ("large", "N = 2^24")):
+    for which, size in (("seed", "N = 2¹⁴"), ("large", "N = 2²⁴")):
         for v in TIMELINE_VARIANTS:
             o = sm_occupancy(records(data, v, which))
             rows.append([f"{size} {v}", o["resident"], f"{o['block_ns']:.0f} ns",
                          f"{o['ns_per_block']:.0f} ns", f"{o['block_ns'] / o['ns_per_block']:.1f}"])
-    return Table(Text(f"Recorded on the {device}; at N = 2^24 the first {KEEP_SMS} SMs, "
+    return Table(Text(f"Recorded on the {device}; at N = 2²⁴ the first {KEEP_SMS} SMs, "
                       f"blocks started in the first {KEEP_US:.0f} µs",
-                      f"{device}에서 기록. N = 2^24에서는 앞쪽 SM {KEEP_SMS}개, 처음 "
+                      f"{device}에서 기록. N = 2²⁴에서는 앞쪽 SM {KEEP_SMS}개, 처음 "
                       f"{KEEP_US:.0f} µs 안에 시작한 블록"),
                  ["", Text("at once", "동시 실행 블록"), Text("one block", "블록 하나"),
                   Text("SM per block", "블록당 SM 시간"), Text("overlapped", "중첩")], rows, align="<>>>>")
@@ -406,6 +406,6 @@ def overhead_table(data: dict):
     rows = data["overhead"]
     return Table("", [Text("variant", "변형"), "N", Text("plain µs", "일반 빌드 µs"),
                       Text("traced µs", "트레이스 빌드 µs"), Text("overhead", "오버헤드")],
-                 [[r["variant"], f"2^{int(np.log2(r['n']))}", f"{r['plain_us']:.2f}",
+                 [[r["variant"], power_of_two(r["n"]), f"{r['plain_us']:.2f}",
                    f"{r['traced_us']:.2f}",
                    f"{100 * r['overhead']:+.1f}%"] for r in rows])

@@ -60,7 +60,7 @@ def test_recorded_tuning_tried_both_schedules(result):
 def test_table_and_plots_from_the_recording(result):
     text = str(recorded.table(result))
     lines = text.splitlines()
-    assert lines[0] == f"N = 2^26, K = 5 on {result['provenance']['device']}"
+    assert lines[0] == f"N = 2²⁶, K = 5 on {result['provenance']['device']}"
     assert len(lines) == 2 + len(recorded.rows_at(result, N, K))
     medians = [float(line.split()[-3]) for line in lines[2:]]
     assert medians == sorted(medians) and "copy" in text and "pipelined" in text   # fastest first

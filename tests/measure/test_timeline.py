@@ -161,6 +161,7 @@ def test_the_page_numbers_of_the_h200_recording():
     h200 = recorded.load("h200_timelines")
     assert schedule.recording_numbers(h200) == {"rec_device": "NVIDIA H200", "rec_date": "2026-12-04",
                                                 "rec_sms": "132", "rec_l2": "60 MiB"}
+    assert schedule.recording_numbers(h200)["rec_date"].ko == "2026년 12월 4일"
     assert schedule.model_numbers() == {"model_sync": "650", "model_async": "550", "model_saved": "100",
                                         "model_less": "15.4%", "model_speedup": "1.18x"}
     taps = schedule.taps_numbers(h200)

@@ -77,9 +77,9 @@ def test_a_run_says_when_its_time_is_not_about_bandwidth():
     assert r.regime() == []   # the emulation: no timing, no cache
     r.median_us, r.copy_us, r.l2_bytes = 1.4, 1.2, 60 * 2**20
     assert [note.split(":")[0] for note in r.regime()] == ["L2-resident", "launch-bound"]
-    assert "from N = 2^23 on, x and y outgrow it" in r.regime()[0]   # 8 x 2^23 B = 64 MiB
+    assert "from N = 2²³ on, x and y outgrow it" in r.regime()[0]   # 8 x 2^23 B = 64 MiB
     r.l2_bytes = 4 * 2**20                                           # a T4's 4 MiB
-    assert "from N = 2^20 on" in r.regime()[0]
+    assert "from N = 2²⁰ on" in r.regime()[0]
     r.n, r.median_us = 2**26, 140.0
     assert r.regime() == []
     both = explore.compare(["async_halo", "pipelined"], n=1000, tile=64, k=9, stages=2)
@@ -151,5 +151,5 @@ def test_older_build_on_a_gpu_tables_both_builds(monkeypatch):
     monkeypatch.setattr(kernels.device, "device_info", lambda: {"device": "NVIDIA H200"})
     cost = explore.older_build("async_halo", 75, n=2**24)
     text = str(cost.table())
-    assert "native" in text and "compute_75" in text and "83.4" in text and "N = 2^24" in text
+    assert "native" in text and "compute_75" in text and "83.4" in text and "N = 2²⁴" in text
     assert "NVIDIA H200 (sm_90)" in cost.sentence() and "1.20x" in cost.sentence()

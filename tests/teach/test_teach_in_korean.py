@@ -126,7 +126,7 @@ def test_the_older_build_table_in_both_languages():
                               "NVIDIA H200", 90)
     table = cost.table()
     check(table.title)
-    assert table.title.en == ("async_halo, N = 2^14, tile 256, K = 5: each build beside a copy of "
+    assert table.title.en == ("async_halo, N = 2¹⁴, tile 256, K = 5: each build beside a copy of "
                               "the same bytes")
     assert table.headers[:2] == ["build", "kernel µs"] and table.rows[0][0] == "native"
     ko = table.in_("ko")
