@@ -12,7 +12,6 @@ import numpy as np
 from .. import device, layout
 from ..edition import Text, day, of, power_of_two, times
 from ..geometry import launch_config
-from ..measure.recorded import roofline_rows
 from ..measure import timeline
 from ..measure.timeline import (KEEP_SMS, KEEP_US, SEED_CYCLES, TIMELINE_VARIANTS, TRACE_PHASES,
                                 overlap_saving, point, records, sm_occupancy, taps_lesson)
@@ -263,7 +262,7 @@ def saving_numbers(data: dict) -> dict[str, str]:
     """``overlap_saving(data)`` and the model with ``measured_preset(data)`` for the page: cycles
     per block (``block_sync``, ``block_async``) and the fraction fewer (``block_less``); less
     kernel-only time at 2^24 (``kernel_less_large``; the puzzle's size is chapter 05's,
-    :func:`tuned_numbers`); the model's sync, async and less time (``model_meas_sync``,
+    :func:`seed_numbers`); the model's sync, async and less time (``model_meas_sync``,
     ``model_meas_async``, ``model_meas_less``); the same for tiled_loads_first against tiled_sync
     (``block_first``, ``first_less``, ``kernel_first_large``)."""
     s, f = overlap_saving(data), overlap_saving(data, asyn="tiled_loads_first")
@@ -312,55 +311,13 @@ def overhead_numbers(data: dict) -> dict[str, str]:
     return {"cost_low": _pct(costs[0]), "cost_high": _pct(costs[-1])}
 
 
-TUNED_N = 2**26     # chapter 05's largest size, where every kernel is tuned (tile, threads)
-
-
-TUNED_KS = (1, 5, 9)
-
-
-TUNED_VARIANTS = ("tiled_sync", "tiled_loads_first", "async_halo")
-
-
-def tuned_rows(roof: dict, n: int = TUNED_N) -> dict:
-    """From a roofline recording (kernels/recorded/h200_roofline.json, chapter 05), each of
-    ``TUNED_VARIANTS`` tuned at size ``n``: ``{k: {"tiled_sync": row, ...}}`` for the K that all
-    have (a row: ``median_us``, ``config`` with the tuned ``tile``)."""
-    try:
-        at = roofline_rows(roof, n)
-    except ValueError:
-        at = {}
-    by = {}
-    for name in TUNED_VARIANTS:
-        for r in at.get(name, []):
-            by.setdefault(r["k"], {})[name] = r
-    both = {k: v for k, v in sorted(by.items()) if len(v) == len(TUNED_VARIANTS)}
-    if not both:
-        raise ValueError(f"roof has no tuned rows of {', '.join(TUNED_VARIANTS)} at n = {n}")
-    return both
-
-
-def tuned_numbers(roof: dict, n: int = TUNED_N, ks=TUNED_KS) -> dict[str, str]:
-    """What notebook 02 says from chapter 05's recording ``roof``: the tile the tuned kernels
-    were tuned to (``tuned_tile``) and, for each K of ``ks``, their µs at size ``n``
-    (``tuned_sync_k5``, ``tuned_async_k5``, ...); and how much less time than tiled_sync the
-    other two take at the puzzle's own size and configuration (``seed_async_less``,
-    ``seed_first_less``)."""
-    both = tuned_rows(roof, n)
-    missing = [k for k in ks if k not in both]
-    if missing:
-        raise ValueError(f"roof has no tuned rows of both kernels at n = {n} for K = {missing}")
-    tiles = {r["config"]["tile"] for k in ks for r in both[k].values()}
-    if len(tiles) != 1:
-        raise ValueError(f"the tuned kernels have different tiles at n = {n}: {sorted(tiles)}")
-    out = {"tuned_tile": str(tiles.pop())}
-    for k in ks:
-        out[f"tuned_sync_k{k}"] = f"{both[k]['tiled_sync']['median_us']:.1f}"
-        out[f"tuned_async_k{k}"] = f"{both[k]['async_halo']['median_us']:.1f}"
-        out[f"tuned_first_k{k}"] = f"{both[k]['tiled_loads_first']['median_us']:.1f}"
+def seed_numbers(roof: dict) -> dict[str, str]:
+    """From chapter 05's recording ``roof``: how much less kernel-only time than tiled_sync
+    async_halo and tiled_loads_first take at the puzzle's own size and configuration
+    (``seed_async_less``, ``seed_first_less``)."""
     seed = {r["name"]: r["median_us"] for r in roof["seed"]["rows"]}
-    for short, v in (("async", "async_halo"), ("first", "tiled_loads_first")):
-        out[f"seed_{short}_less"] = _pct(1 - seed[v] / seed["tiled_sync"])
-    return out
+    return {f"seed_{short}_less": _pct(1 - seed[v] / seed["tiled_sync"])
+            for short, v in (("async", "async_halo"), ("first", "tiled_loads_first"))}
 
 
 def model_table(rows, bytes_per_cycle: float = 16.0):

@@ -100,8 +100,8 @@ def test_notebook_02_glues_every_number_it_names_and_quotes_the_puzzle_right():
     for name in ("recording", "model", "taps", "saving", "occupancy", "overhead"):
         if f"schedule.{name}_numbers(" in code:
             glued |= set(getattr(schedule, f"{name}_numbers")(*(() if name == "model" else (H200,))))
-    if "schedule.tuned_numbers(" in code:           # chapter 05's tuned kernels
-        glued |= set(schedule.tuned_numbers(recorded.load("h200_roofline")))
+    if "schedule.seed_numbers(" in code:            # chapter 05's recording, the puzzle's size
+        glued |= set(schedule.seed_numbers(recorded.load("h200_roofline")))
     glued |= set(re.findall(r"\b(\w+)=rows\[", code))
     assert used and used <= glued, used - glued
     for vague in ("the cell's output", "cell prints what", "the lines above say", "(the cell"):

@@ -183,19 +183,9 @@ def test_the_taps_load_is_compared_request_for_request():
     assert lesson["tile_per_load"] == 400.0 and lesson["taps_over_load"] == 1.0
 
 
-def test_the_tuned_kernels_of_chapter_05_as_02_quotes_them():
-    """02: "tuned to tiles of 1024 (chapter 05), at N = 2^26 and K = 5" the three kernels' µs."""
-    roof = recorded.load("h200_roofline")
-    tuned = schedule.tuned_numbers(roof)
-    assert tuned["tuned_tile"] == "1024"
-    assert (tuned["tuned_sync_k5"], tuned["tuned_async_k5"]) == ("139.1", "145.8")
-    assert (tuned["tuned_sync_k1"], tuned["tuned_async_k1"]) == ("131.2", "134.3")
-    assert (tuned["tuned_sync_k9"], tuned["tuned_async_k9"]) == ("157.2", "161.2")
-    assert tuned["tuned_first_k5"] == "131.4"
-    assert (tuned["seed_async_less"], tuned["seed_first_less"]) == ("20%", "26%")
-    with pytest.raises(ValueError, match="no tuned"):
-        schedule.tuned_numbers({"rows": [{"name": "tiled_sync", "n": 2**26, "k": 5, "median_us": 1.0,
-                                          "config": {"tile": 1024}}]})
+def test_the_puzzle_size_numbers_of_chapter_05_as_02_quotes_them():
+    assert schedule.seed_numbers(recorded.load("h200_roofline")) == {"seed_async_less": "20%",
+                                                                     "seed_first_less": "26%"}
 
 
 def test_the_hand_off_picture_writes_the_parity_rule():
