@@ -24,8 +24,6 @@ import datetime
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from .. import layout, variants as V
 from ..edition import power_of_two
 from ..files import read_json

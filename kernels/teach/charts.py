@@ -12,7 +12,6 @@ from ..measure.recorded import bytes_in_flight, roofline_rows
 from .figure import in_language as _of, log2_axis, on_page, page_figure, title as _title
 
 
-
 # The bandwidth figure's panels: asynchronous copies; plain loads and the libraries' kernels.
 BANDWIDTH_PANELS = (("asynchronous copies (cp.async, bulk copy)",
                      "비동기 복사(cp.async, 벌크 복사)"),
