@@ -22,6 +22,7 @@ else English.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import os
 import sys
 import textwrap
@@ -186,15 +187,19 @@ SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def power_of_two(n: int) -> str:
-    """A size as the figures and the prose's math write it: 67108864 -> "2²⁶"."""
-    return "2" + str(int(n).bit_length() - 1).translate(SUPERSCRIPT)
+    """A size as the figures and the prose's math write it: 67108864 -> "2²⁶" (any other size
+    with its thousands separated: 1000003 -> "1,000,003")."""
+    n = int(n)
+    if n < 1 or n & (n - 1):
+        return f"{n:,}"
+    return "2" + str(n.bit_length() - 1).translate(SUPERSCRIPT)
 
 
 def day(date: str) -> Text:
     """A recording's date (ISO, time and all) as a sentence writes it: "2026-12-04" in English,
     "2026년 12월 4일" in Korean."""
-    y, m, d = date[:10].split("-")
-    return Text(date[:10], f"{y}년 {int(m)}월 {int(d)}일")
+    d = datetime.date.fromisoformat(date[:10])
+    return Text(d.isoformat(), f"{d.year}년 {d.month}월 {d.day}일")
 
 
 def of(value, lang: str) -> str:

@@ -9,6 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kernels import edition
@@ -155,6 +156,12 @@ def test_korean_headings_get_anchors_from_their_words():
     korean = _korean()
     assert korean.slug("타일로 나눈 벡터") == "타일로-나눈-벡터"
     assert korean.slug("Exercise 1: 비동기 복사") == "exercise-1-비동기-복사"
+
+
+def test_sizes_and_dates_as_sentences_write_them():
+    assert edition.power_of_two(np.int64(2**26)) == "2²⁶" and edition.power_of_two(1000003) == "1,000,003"
+    date = edition.day("2026-12-04T21:07:00+00:00")
+    assert (date.en, date.ko) == ("2026-12-04", "2026년 12월 4일")
 
 
 def test_korean_lines_wrap_at_their_width_in_columns():
