@@ -228,8 +228,8 @@ def _pct(x: float) -> str:
 
 
 def recording_numbers(data: dict) -> dict[str, str]:
-    """Where the page's numbers come from: ``rec_device``, ``rec_date`` (:func:`~kernels.edition.day`),
-    ``rec_sms`` (its SMs) and ``rec_l2`` (its L2 cache, MiB)."""
+    """Where the page's numbers come from: ``rec_device``, ``rec_date`` (a
+    :func:`~kernels.edition.day`), ``rec_sms`` (its SMs) and ``rec_l2`` (its L2 cache, MiB)."""
     p = data["provenance"]
     return {"rec_device": p["device"], "rec_date": day(p["date"]),
             "rec_sms": str(int(p["multiprocessors"])), "rec_l2": f"{p['l2_bytes'] / 2**20:.0f} MiB"}

@@ -159,7 +159,8 @@ def test_korean_headings_get_anchors_from_their_words():
 
 
 def test_sizes_and_dates_as_sentences_write_them():
-    assert edition.power_of_two(np.int64(2**26)) == "2²⁶" and edition.power_of_two(1000003) == "1,000,003"
+    assert edition.power_of_two(np.int64(2**26)) == "2²⁶"
+    assert edition.power_of_two(1000003) == "1,000,003"
     date = edition.day("2026-12-04T21:07:00+00:00")
     assert (date.en, date.ko) == ("2026-12-04", "2026년 12월 4일")
 
