@@ -91,14 +91,14 @@ def columns(line: str) -> int:
 
 def wrap(line: str, width: int, indent: str = "") -> list[str]:
     """``line`` broken between words into lines of at most ``width`` columns (a wider word keeps
-    its own line); lines after the first start with ``indent``. Text without wide characters is
-    wrapped as :func:`textwrap.wrap` does."""
+    its own line), never at a no-break space; lines after the first start with ``indent``. Text
+    without wide characters is wrapped as :func:`textwrap.wrap` does."""
     if columns(line) == len(line):
         return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
                              break_on_hyphens=False) or [""]
     lead = line[:len(line) - len(line.lstrip())]
     out, current = [], lead
-    for word in line.split():
+    for word in filter(None, line.split(" ")):   # str.split() would break at a no-break space
         candidate = current + (" " if current.strip() else "") + word
         if current.strip() and columns(candidate) > width:
             out.append(current)

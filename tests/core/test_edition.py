@@ -169,6 +169,7 @@ def test_korean_lines_wrap_at_their_width_in_columns():
     line = "- " + "헤일로 셀은 이웃 타일에서 복사합니다 " * 6
     for out in edition.wrap(line, 40, "  "):
         assert edition.columns(out) <= 40, out
+    assert edition.wrap("블록: 8.77\u00a0µs에 모두 끝남", 12)[1] == "8.77\u00a0µs에"
     english = "- K = 1 in the same configuration (tile 1024, 128 threads, one block per tile)"
     assert edition.wrap(english, 40, "  ") == textwrap.wrap(english, 40, subsequent_indent="  ",
                                                             break_long_words=False,
