@@ -61,6 +61,7 @@ def test_each_skeleton_is_posed_in_its_notebook_and_checked_there(name):
     line, quoted = re.search(r"line (\d+):\n    (.*)\nReplace", verdict.en).groups()
     whole = check.skeleton(name).split("\n")[int(line) - 1].strip()
     assert quoted == whole or (quoted.endswith(" …") and whole.startswith(quoted[:-2])), quoted
+    assert check.source.quote("x" * 35 + " word more") == "x" * 35 + " word …"   # 40 fit
 
 
 @pytest.mark.parametrize("name", sorted(check.EXERCISES))

@@ -21,7 +21,7 @@ def quote(line: str, limit: int = 40) -> str:
     """A line as a verdict quotes it: whole, or cut at a word, with "…" (short enough for a
     phone's line: the verdict gives its number)."""
     line = line.strip()
-    return line if len(line) <= limit else line[:limit].rsplit(" ", 1)[0] + " …"
+    return line if len(line) <= limit else line[:limit + 1].rsplit(" ", 1)[0] + " …"
 
 
 def shown(line: str) -> str:
