@@ -74,7 +74,7 @@ def plot_bandwidth(result: dict, k: int = 5, label: str = ""):
     powers = powers[::1 if len(powers) <= 8 else 2]
     log2_axis(axes[-1], [2 ** p for p in powers], [str(p) for p in powers])
     axes[-1].set_xlabel(Text("log₂ N (N float32 elements; 8 N bytes moved)",
-                           "log₂ N (float32 원소 N개, 8 N 바이트 이동)"))
+                           "log₂ N(float32 원소 N개, 8N바이트 이동)"))
     fig.suptitle("\n".join([Text(f"K = {k}: GB/s = 8 N bytes / kernel time.",
                                f"K = {k}: GB/s = 8 N 바이트 / 커널 시간."),
                             *_title(_of(label)).split("\n")]),
@@ -176,7 +176,7 @@ def plot_roofline(rec: dict, n: int = 2**26, variants=None, label: str = ""):
     ax.set_title(Text(f"the same, from {ZOOM[0]:g} to {ZOOM[1]:g}: the differences near the bound",
                     f"같은 그림의 {ZOOM[0]:g}~{ZOOM[1]:g} 구간: 상한 근처의 차이"), loc="left")
     log2_axis(ax, all_ks, [str(k) for k in all_ks])
-    ax.set_xlabel(Text("K (taps)", "K (탭 수)"))
+    ax.set_xlabel(Text("K (taps)", "K(탭 수)"))
     ax.set_ylabel(Text("time / bound", "시간 / 상한"))
     fig.legend(handles=top.get_legend_handles_labels()[0], loc="outside lower left", ncol=2,
                frameon=False, columnspacing=1.0, handlelength=1.8,

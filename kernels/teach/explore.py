@@ -89,14 +89,14 @@ class Run:
         if self.l2_bytes and 8 * self.n <= self.l2_bytes:
             past = power_of_two(next(2**p for p in range(1, 40) if 8 * 2**p > self.l2_bytes))
             mib, l2 = f"{8 * self.n / 2**20:.2g} MiB", f"{self.l2_bytes / 2**20:.0f} MiB"
-            notes.append(Text(f"L2-resident: x and y ({mib}) fit in the {l2} L2 cache, so these "
+            notes.append(Text(f"L2-resident — x and y ({mib}) fit in the {l2} L2 cache, so these "
                               f"GB/s are not DRAM's (from N = {past} on, x and y outgrow it)",
-                              f"L2 상주: x와 y({mib})가 {l2} L2 캐시에 들어가므로, 이 GB/s는 "
+                              f"L2 상주 — x와 y({mib})가 {l2} L2 캐시에 들어가므로, 이 GB/s는 "
                               f"DRAM의 대역폭이 아닙니다(N = {past}부터는 x와 y가 캐시보다 큽니다)"))
         if self.median_us is not None and self.median_us < LAUNCH_BOUND_US:
-            notes.append(Text(f"launch-bound: under {LAUNCH_BOUND_US:.0f} µs a kernel's time is "
+            notes.append(Text(f"launch-bound — under {LAUNCH_BOUND_US:.0f} µs a kernel's time is "
                               "mostly its launch and one memory round trip, whatever it moves",
-                              f"런치 바운드: {LAUNCH_BOUND_US:.0f} µs 미만에서는 무엇을 옮기든 커널 "
+                              f"런치 바운드 — {LAUNCH_BOUND_US:.0f} µs 미만에서는 무엇을 옮기든 커널 "
                               "시간의 대부분이 런치와 메모리 왕복 한 번입니다"))
         return notes
 

@@ -76,7 +76,7 @@ def test_a_run_says_when_its_time_is_not_about_bandwidth():
     r = explore.run("async_halo", n=1000, tile=64, k=9)
     assert r.regime() == []   # the emulation: no timing, no cache
     r.median_us, r.copy_us, r.l2_bytes = 1.4, 1.2, 60 * 2**20
-    assert [note.split(":")[0] for note in r.regime()] == ["L2-resident", "launch-bound"]
+    assert [note.split(" — ")[0] for note in r.regime()] == ["L2-resident", "launch-bound"]
     assert "from N = 2²³ on, x and y outgrow it" in r.regime()[0]   # 8 x 2^23 B = 64 MiB
     r.l2_bytes = 4 * 2**20                                           # a T4's 4 MiB
     assert "from N = 2²⁰ on" in r.regime()[0]
