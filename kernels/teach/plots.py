@@ -83,13 +83,16 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
                     f"buffer {tile + k - 1} floats per block",
                     f"N = {n}, 타일 크기 {tile}, K = {k}: 헤일로 왼쪽 {left} + 오른쪽 {right}, "
                     f"블록마다 버퍼 float {tile + k - 1}개")))
-    fig.alt = Text(f"The vector x of {n} floats cut into {rows} tiles of {tile}; under it, each "
-                 f"block's shared buffer of {tile + k - 1} floats: its tile, {left} halo cells "
-                 f"copied from the tile on its left and {right} from the one on its right, zeros "
-                 "outside the vector.",
-                 f"float {n:,}개인 벡터 x를 {tile}개씩 타일 {rows}개로 나눈 그림. 그 아래에 블록마다 float "
+    whole, part = divmod(n, tile)   # the last tile may hold fewer
+    tiles = Text(f"{whole} tile{'s' * (whole != 1)} of {tile}" + (f" and one of {part}" if part else ""),
+                 f"{tile}개짜리 타일 {whole}개" + (f"와 {part}개짜리 타일 하나" if part else ""))
+    fig.alt = Text(f"The vector x of {n} floats cut into {tiles.en}; under it, each block's shared "
+                 f"buffer of {tile + k - 1} floats: its tile, {left} halo cells copied from the "
+                 f"tile on its left and {right} from the one on its right, or zeros where they "
+                 "fall outside the vector.",
+                 f"float {n:,}개인 벡터 x를 {tiles.ko}로 나눈 그림. 그 아래에 블록마다 float "
                  f"{tile + k - 1}개짜리 공유 버퍼: 자기 타일, 왼쪽 타일에서 복사한 헤일로 {left}칸과 오른쪽 "
-                 f"타일에서 복사한 {right}칸, 벡터 바깥은 0.")
+                 f"타일에서 복사한 {right}칸, 그 칸이 벡터 바깥에 걸리면 0.")
     return fig
 
 
@@ -247,7 +250,10 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
             copy.insert(0, Text("wait", "대기") + f" empty[{s}] p={(r & 1) ^ 1}"
                         + Text(": at once", ": 즉시") * (r == 0))
             compute.insert(0, Text("wait", "대기") + f" full[{s}] p={r & 1}")
-        for y, lines in ((issued[i] + 0.04, copy), (ready[i] + 0.04, compute)):
+        # a pipeline's wait and release lines cross every column: its copy's label goes under
+        # the previous tile's wait, clear of them
+        top = ready[i - 1] if pipeline and i else issued[i]
+        for y, lines in ((top + 0.04, copy), (ready[i] + 0.04, compute)):
             for k, line in enumerate(lines):
                 ax.text(s + 0.5, y + 0.27 * k, line, ha="center", va="top",
                         family=(["DejaVu Sans Mono", "Book Hangul"] if line.startswith("wait")
