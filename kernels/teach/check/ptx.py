@@ -143,15 +143,17 @@ def _pipeline(code: list[Instruction], ex: Exercise) -> None:
     if min(counts) > allowed:
         en, ko = _at(code[waits[0]])
         left = min(counts)
-        newest = "batch, and this tile's is it" if left == 1 else f"{left} batches, and this tile's is one"
         raise NotYet(
-            f"the wait{en} leaves the tile in flight: it waits for all but the newest {newest}. "
-            "Wait with pipe.consumer_wait()"
+            f"the wait{en} leaves the tile in flight: "
+            + ("it waits for all batches but the newest, which is this tile's." if left == 1 else
+               f"it waits for all but the newest {left} batches, and this tile's is one of them.")
+            + " Wait with pipe.consumer_wait()"
             + (" or wait_prior<1>." if allowed else " or wait_prior<0>."),
-            f"대기{ko}가 타일을 진행 중인 채로 둡니다. 가장 최근 배치 {left}개만 빼고 기다리는데, "
-            f"이 타일의 배치도 그중 하나입니다. pipe.consumer_wait()"
-            + (" 또는 wait_prior<1>로 기다리세요." if allowed else " 또는 wait_prior<0>로 "
-               "기다리세요."))
+            f"대기{ko}가 타일을 진행 중인 채로 둡니다. "
+            + ("가장 최근 배치 하나만 빼고 기다리는데, 그 배치가 바로 이 타일의 것입니다." if left == 1 else
+               f"가장 최근 배치 {left}개만 빼고 기다리는데, 이 타일의 배치도 그중 하나입니다.")
+            + " pipe.consumer_wait()"
+            + (" 또는 wait_prior<1>로 기다리세요." if allowed else " 또는 wait_prior<0>으로 기다리세요."))
     for w in waits:   # a cuda::barrier's wait is a block barrier too
         after = next((i for i in range(w + 1, len(code)) if BARRIER.match(code[i].op)
                       or MB_WAIT.match(code[i].op) or LOAD.match(code[i].op)), None)

@@ -21,7 +21,8 @@ def quote(line: str, limit: int = 40) -> str:
     """A line as a verdict quotes it: whole, or cut at a word, with "…" (short enough for a
     phone's line: the verdict gives its number)."""
     line = line.strip()
-    return line if len(line) <= limit else line[:limit + 1].rsplit(" ", 1)[0] + " …"
+    head = line[:limit + 1]
+    return line if len(line) <= limit else (head.rsplit(" ", 1)[0] if " " in head else line[:limit]) + " …"
 
 
 def shown(line: str) -> str:
