@@ -21,8 +21,10 @@ def quote(line: str, limit: int = 40) -> str:
     """A line as a verdict quotes it: whole, or cut at a word, with "…" (short enough for a
     phone's line: the verdict gives its number)."""
     line = line.strip()
+    if len(line) <= limit:
+        return line
     head = line[:limit + 1]
-    return line if len(line) <= limit else (head.rsplit(" ", 1)[0] if " " in head else line[:limit]) + " …"
+    return (head.rsplit(" ", 1)[0] if " " in head else line[:limit]) + " …"
 
 
 def shown(line: str) -> str:
