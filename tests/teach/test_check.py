@@ -47,6 +47,11 @@ def both(verdict, en: str, ko: str = "") -> None:
     assert set(re.findall(r"\d+", verdict.en)) <= set(re.findall(r"\d+", verdict.ko)), verdict
 
 
+def test_a_quote_is_cut_at_a_word_within_40_characters():
+    assert check.source.quote("x" * 35 + " word more") == "x" * 35 + " word …"   # 40 fit
+    assert check.source.quote("x" * 60) == "x" * 40 + " …"                       # no word to cut at
+
+
 @pytest.mark.parametrize("name", sorted(check.EXERCISES))
 def test_each_skeleton_is_posed_in_its_notebook_and_checked_there(name):
     notebook, variable = POSED[name]
@@ -61,7 +66,6 @@ def test_each_skeleton_is_posed_in_its_notebook_and_checked_there(name):
     line, quoted = re.search(r"line (\d+):\n    (.*)\nReplace", verdict.en).groups()
     whole = check.skeleton(name).split("\n")[int(line) - 1].strip()
     assert quoted == whole or (quoted.endswith(" …") and whole.startswith(quoted[:-2])), quoted
-    assert check.source.quote("x" * 35 + " word more") == "x" * 35 + " word …"   # 40 fit
 
 
 @pytest.mark.parametrize("name", sorted(check.EXERCISES))
