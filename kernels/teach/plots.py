@@ -84,15 +84,24 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
                     f"N = {n}, 타일 크기 {tile}, K = {k}: 헤일로 왼쪽 {left} + 오른쪽 {right}, "
                     f"블록마다 버퍼 float {tile + k - 1}개")))
     whole, part = divmod(n, tile)   # the last tile may hold fewer
-    tiles = Text(f"{whole} tile{'s' * (whole != 1)} of {tile}" + (f" and one of {part}" if part else ""),
-                 f"{tile}개짜리 타일 {whole}개" + (f"와 {part}개짜리 타일 하나" if part else ""))
+    last = Text(f" and one of {part}", f"와 {part}개짜리 타일 하나") if part else Text("", "")
+    tiles = (Text(f"one tile of {n}", f"{n}개짜리 타일 하나") if not whole else
+             Text(f"{whole} tile{'s' * (whole != 1)} of {tile}", f"{tile}개짜리 타일 {whole}개") + last)
+    if k == 1:
+        halo = Text("its tile alone: one tap needs no halo.", "자기 타일뿐: 탭 하나에는 헤일로가 없음.")
+    elif rows == 1:
+        halo = Text(f"its tile and {k - 1} halo cell{'s' * (k > 2)}, all zero: they fall outside "
+                    "the vector.", f"자기 타일과 헤일로 {k - 1}칸. 벡터 바깥이라 모두 0.")
+    else:
+        halo = Text(f"its tile, {left} halo cell{'s' * (left != 1)} copied from the tile on its "
+                    f"left and {right} from the one on its right, or zeros where they fall outside "
+                    "the vector.",
+                    f"자기 타일, 왼쪽 타일에서 복사한 헤일로 {left}칸과 오른쪽 타일에서 복사한 "
+                    f"{right}칸, 그 칸이 벡터 바깥에 걸리면 0.")
     fig.alt = Text(f"The vector x of {n} floats cut into {tiles.en}; under it, each block's shared "
-                 f"buffer of {tile + k - 1} floats: its tile, {left} halo cells copied from the "
-                 f"tile on its left and {right} from the one on its right, or zeros where they "
-                 "fall outside the vector.",
-                 f"float {n:,}개인 벡터 x를 {tiles.ko}로 나눈 그림. 그 아래에 블록마다 float "
-                 f"{tile + k - 1}개짜리 공유 버퍼: 자기 타일, 왼쪽 타일에서 복사한 헤일로 {left}칸과 오른쪽 "
-                 f"타일에서 복사한 {right}칸, 그 칸이 벡터 바깥에 걸리면 0.")
+                   f"buffer of {tile + k - 1} floats: {halo.en}",
+                   f"float {n:,}개인 벡터 x를 {tiles.ko}로 나눈 그림. 그 아래에 블록마다 float "
+                   f"{tile + k - 1}개짜리 공유 버퍼: {halo.ko}")
     return fig
 
 

@@ -103,8 +103,13 @@ def test_the_halo_widget_offers_only_sizes_it_can_draw():
         for k in range(c["k"].min, c["k"].max + 1):
             for n in (c["n"].min, c["n"].max):
                 kernels.launch_config(n, k, tile)
-    for n, tile, k in [(1, 32, 1), (1, 32, 17), (160, 128, 17), (33, 32, 2)]:
-        assert draw_tiles(n, tile, k).axes[0].patches
+    for n, tile, k, alt in [(1, 32, 1, "one tile of 1; under it, each block's shared buffer of 32 "
+                                       "floats: its tile alone"),
+                            (1, 32, 17, "its tile and 16 halo cells, all zero"),
+                            (160, 128, 17, "1 tile of 128 and one of 32"),
+                            (33, 32, 2, "1 halo cell copied from the tile on its left")]:
+        fig = draw_tiles(n, tile, k)
+        assert fig.axes[0].patches and alt in fig.alt.en
 
 
 # --- the built book in a browser ---------------------------------------------------------
