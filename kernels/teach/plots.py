@@ -12,9 +12,9 @@ import numpy as np
 from matplotlib.patches import Patch, Rectangle
 
 from ..edition import Text
-from ..geometry import launch_config, valid_tile
+from ..geometry import MAX_STAGES, launch_config, valid_tile
 from ..reference import error_bound, reference
-from ..validate import choice
+from ..validate import choice, integer
 from .figure import in_language as _of, on_page, page_figure, title as _title
 from .halo import halo_cells
 from .schedule import PHASES_KO
@@ -234,6 +234,8 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
     release: ``kind`` "pipeline" (pipelined.cu; chapter 03's double buffer is its two-stage
     case) or "mbarrier" (warp_specialized.cu, each wait labelled with its phase parity)."""
     kind = choice("kind", kind, ("mbarrier", "pipeline"))
+    stages = integer("stages", stages, 2, MAX_STAGES, " (a ring of buffers)")
+    tiles = integer("tiles", tiles, 1, 16)
     pipeline = kind == "pipeline"
     full, empty = "#2a9d8f", "#e76f51"
     ready = [i + 0.3 for i in range(tiles)]     # the wait returns: tile i is computed

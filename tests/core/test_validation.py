@@ -251,6 +251,9 @@ CASES = [
     ("tile 48", on(DT, 100, 48, 5), ValueError, "tile must be a multiple of 32"),
     ("k over the tile", on(DT, 100, 32, 40), ValueError, "longer than the tile"),
     ("a million cells", on(DT, 10**6, 32, 5), ValueError, "draw_tiles draws every cell"),
+    # --- plots.plot_handoff ---
+    ("one stage", on(plots.plot_handoff, 1), ValueError, r"stages must be from 2 to 8 \(a ring"),
+    ("tiles zero", on(plots.plot_handoff, 2, 0), ValueError, "tiles must be from 1 to 16"),
     # --- plots.plot_error_map ---
     ("tile 100", on(PEM, {"a": Y}, X, W, 100), ValueError, "tile must be a multiple of 32"),
     ("x float64", on(PEM, {"a": Y}, X.astype(np.float64), W, 256), TypeError, "x must be float32"),
@@ -407,6 +410,7 @@ PUBLIC = [   # what a reader calls with arguments of their own: each needs a row
     "reference.wrong_outputs", "reference.assert_correct", "reference.random_inputs",
     "geometry.max_tile", "geometry.launch_config", "halo.halo_cells", "schedule.model",
     "schedule.model_totals", "explore.run", "plots.draw_tiles", "plots.plot_error_map",
+    "plots.plot_handoff",
     "charts.plot_bandwidth", "roofline.plan", "roofline.run", "recorded.async_vs_sync",
     "charts.plot_roofline", "bench.measure", "bench.ncu_target", "bench.run", "bench.tune",
     "bench.tuning_grid", "explore.compare", "listing.copy_instructions", "listing.diff",
