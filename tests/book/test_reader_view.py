@@ -136,7 +136,8 @@ OVERFLOW = """async () => {
     const shadow = cs.backgroundImage.includes('gradient') && cs.backgroundAttachment.includes('local');
     const start = masked(box);
     cues.push({box: describe(box), width: box.clientWidth, content: box.scrollWidth,
-               mask: Boolean(start), shadow, scrollbar: cs.scrollbarWidth});
+               mask: Boolean(start), shadow, scrollbar: cs.scrollbarWidth,
+               listing: box.matches('div.highlight pre') && !box.closest('.cell_output')});
     if (!start && !shadow)
       problems.push(`${describe(box)} scrolls (${box.scrollWidth} px in ${box.clientWidth}) with no cue`);
     if (cs.scrollbarWidth === 'none')
@@ -302,6 +303,9 @@ def test_nothing_runs_off_the_page(view, edition, page, width):
     box of its own that scrolls and shows that it does (see OVERFLOW)."""
     report = view(edition, page, width)
     assert not report["problems"], f"{report['page']} at {width} px:\n  " + "\n  ".join(report["problems"])
+    # a listing's lines (82 characters at most: test_listing.py) fit at 1280 px, in dropdowns too
+    cut = [b["box"] for b in report["scroll_boxes"] if b["listing"] and width == DESKTOP]
+    assert not cut, f"{report['page']}: listings that scroll at {width} px: {cut}"
 
 
 @pytest.mark.parametrize("edition, page, width", VIEWS, ids=IDS)
