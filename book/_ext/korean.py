@@ -16,15 +16,13 @@ words go through Sphinx's English stemmer, as before.
 The page around the text. The themes leave some of their labels, tooltips and placeholders in
 English (some written into their templates, some with no Korean in their catalogs): after the
 build, :data:`CHROME` puts each in Korean in every page's attributes, and :data:`CHROME_TEXT` in
-its text; the search summary's count gets its counter attached (:data:`SEARCH_COUNT`), its "no
-results" sentence the book's -세요 and no "categories", which this book has not
-(:data:`NO_RESULTS`), the copy button its Korean (:data:`COPYBUTTON`), the index its initials
+its text; Sphinx's own Korean messages are said as the book says them (:data:`SCRIPT`), the copy
+button its Korean (:data:`COPYBUTTON`), the index its initials
 in letters a text font has (:data:`INITIALS`).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -131,16 +129,21 @@ CHROME = {   # title, aria-label, placeholder, data-bs-title and alt attributes
     "Link to this term": "이 용어로 가는 링크", "Toggle hidden content": "숨긴 내용 열고 닫기",
     "전체 화면으로보기": "전체 화면으로 보기",   # the book theme's catalog, one space short
 }
-# Sphinx's Korean search summary: "8 개 페이지를 찾았습니다" with its counter attached, "8개"
-SEARCH_COUNT = ("${resultCount} \\uac1c", "${resultCount}\\uac1c")
-# and its "no results" sentence, as translations.js writes it (\\u escapes)
-NO_RESULTS = tuple(json.dumps(t)[1:-1] for t in (
-    "검색어와 일치하는 문서가 없습니다. 모든 단어의 철자가 올바른지, 충분한 카테고리를 선택했는지 확인하십시오.",
-    "검색어와 일치하는 문서가 없습니다. 모든 단어의 철자가 맞는지 확인하세요."))
+# Sphinx's Korean messages (translations.js, \\u escapes), as the book says them: the search
+# summary's count with its counter attached ("8 개" -> "8개"), the "no results" sentence in -세요
+# without the "categories" this book has not, the JavaScript request as the page itself words
+# it, and what joins a term to the page it is on
+SCRIPT = [tuple(t.encode("ascii", "backslashreplace").decode() for t in pair) for pair in (
+    ("${resultCount} 개", "${resultCount}개"),
+    ("검색어와 일치하는 문서가 없습니다. 모든 단어의 철자가 올바른지, 충분한 카테고리를 선택했는지 확인하십시오.",
+     "검색어와 일치하는 문서가 없습니다. 모든 단어의 철자가 맞는지 확인하세요."),
+    ("검색 기능을 사용하려면 JavaScript를 활성화하십시오.", "검색하려면 브라우저에서 JavaScript를 켜세요."),
+    ('", in ": ", 문서 - "', '", in ": ", 위치: "'))]
 CHROME_TEXT = {   # text between tags
     "Back to top": "맨 위로", "Skip to main content": "본문으로 건너뛰기",
     "Please activate JavaScript to enable the search functionality.":
         "검색하려면 브라우저에서 JavaScript를 켜세요.",
+    "내용": "목차",   # the theme's "Contents" (the page's table of contents), from Sphinx's catalog
 }
 
 
@@ -193,8 +196,10 @@ def _translate_chrome(app, exception) -> None:
         copy.write_text(js.replace(*COPYBUTTON, 1), encoding="utf-8")
     script = Path(app.outdir) / "_static" / "translations.js"
     if script.exists():
-        script.write_text(script.read_text(encoding="utf-8").replace(*SEARCH_COUNT)
-                          .replace(*NO_RESULTS), encoding="utf-8")
+        js = script.read_text(encoding="utf-8")
+        for before, after in SCRIPT:
+            js = js.replace(before, after)
+        script.write_text(js, encoding="utf-8")
 
 
 def setup(app):

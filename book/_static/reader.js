@@ -58,22 +58,36 @@
      searchtools.js registers its own start.) */
   /* A formula as a summary can quote it: "\\(N = 2^{24}\\)" reads "N = 2^24" (no MathJax there). */
   var SYMBOLS = {lfloor: "⌊", rfloor: "⌋", lceil: "⌈", rceil: "⌉", times: "×", cdot: "·",
-                 le: "≤", ge: "≥", sum: "Σ", ldots: "…", approx: "≈"};
+                 le: "≤", ge: "≥", sum: "Σ", ldots: "…", dots: "…", approx: "≈", bmod: " mod ",
+                 text: ""};
   function plainTeX(tex) {
-    return tex.replace(/\\[()[\]]|[{}]/g, "").replace(/\\,/g, " ")
-              .replace(/\\([a-zA-Z]+) ?/g, function (_, name) { return SYMBOLS[name] || name + " "; });
+    return tex.replace(/\\[()[\]]/g, "").replace(/\\,/g, " ")
+              .replace(/\\([a-zA-Z]+) ?/g, function (_, name) {
+                return name in SYMBOLS ? SYMBOLS[name] : name + " "; })
+              .replace(/[{}]/g, "").replace(/ +([⌋⌉])/g, "$1");
   }
-  window.plainTeX = plainTeX;   // the book's browser test quotes the article with it
+  /* The article as a summary quotes it (the book's browser test quotes it the same way): no
+     link to the other edition, no code cell, formulas as plain text, and a glossary's terms
+     apart from their definition ("타일, tile: 한 블록이…", not "타일tile한 블록이…"). */
+  function plainArticle(doc) {
+    var article = doc.querySelector('[role="main"] article.bd-article');
+    if (!article) return null;
+    article.querySelectorAll(".edition-link, .cell_input").forEach(function (el) { el.remove(); });
+    article.querySelectorAll(".math").forEach(function (el) { el.textContent = plainTeX(el.textContent); });
+    article.querySelectorAll("dt").forEach(function (dt) {
+      var next = dt.nextElementSibling;
+      dt.after(next && next.tagName === "DT" ? ", " : ": ");   // beside the term, not in it
+    });
+    return article;
+  }
+  window.plainTeX = plainTeX; window.plainArticle = plainArticle;   // for the browser test
 
   function quoteTheArticleOnly() {
     if (typeof Search === "undefined" || !Search.htmlToText || Search._articleOnly) return;
     var original = Search.htmlToText;
     Search.htmlToText = function (htmlString, anchor) {
-      var doc = new DOMParser().parseFromString(htmlString, "text/html");
-      var article = doc.querySelector('[role="main"] article.bd-article');
+      var article = plainArticle(new DOMParser().parseFromString(htmlString, "text/html"));
       if (!article) return original(htmlString, anchor);
-      article.querySelectorAll(".edition-link, .cell_input").forEach(function (el) { el.remove(); });
-      article.querySelectorAll(".math").forEach(function (el) { el.textContent = plainTeX(el.textContent); });
       return original('<div role="main">' + article.outerHTML + "</div>", anchor);
     };
     Search._articleOnly = true;

@@ -182,7 +182,7 @@ conv1d_warp_specialized(const float* __restrict__ x,
         // Release buffer s: this thread has read it.
         PHASE(5);
         // FILL IN: order this thread's reads of buffer s before the copy engine's
-        // next write into it (the proxy fence), then arrive on empty[s]
+        // next write (the proxy fence, in asm as above), then arrive on empty[s]
     }
 #else
     // needs the sm_90 bulk copy engine; kernels.conv1d refuses to launch it here

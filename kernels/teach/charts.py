@@ -126,7 +126,7 @@ def plot_stage_sweep(result: dict, label: str = ""):
                  f"device copy's {roof.get_ydata()[0]:.0f} GB/s, and the KiB each SM has in "
                  f"flight ({kib}).",
                  f"스테이지 {stages[0]}~{stages[-1]}개일 때 pipelined의 GB/s({gbps})와 디바이스 간 복사의 "
-                 f"{roof.get_ydata()[0]:.0f} GB/s, SM마다 진행 중인 KiB({kib}).")
+                 f"{roof.get_ydata()[0]:.0f} GB/s, SM당 진행 중인 KiB({kib}).")
     return fig
 
 

@@ -54,7 +54,7 @@ def provenance(p: dict, live: bool = False) -> Text:
     """Where and when a recording was made (its ``provenance``), a line for the page and a
     figure's label; ``live``: measured now, on this GPU."""
     if live:
-        return Text(f"Measured live on {p['device']}.", f"{p['device']}에서 지금 잰 값.")
+        return Text(f"Measured live on {p['device']}.", f"이 노트북을 실행하며 {p['device']}에서 잰 값.")
     return Text(f"RECORDED on {p['device']} (driver {p['driver']}, CuPy {p['cupy']}, "
                 f"{p['date'][:10]}).",
                 f"기록: {p['device']}(드라이버 {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}).")

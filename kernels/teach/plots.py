@@ -216,7 +216,7 @@ def plot_schedules(*schedules):
 
 def _done(sched) -> Text:
     """": all done at 1,733 cycles", a schedule's span as its title ends."""
-    total = f"{sched.total:,.0f}" if sched.total >= 100 else f"{sched.total:.3g}"
+    total = f"{sched.total:.2f}" if sched.unit == "µs" and sched.total < 100 else f"{sched.total:,.0f}"
     unit = PHASE_KO.get(sched.unit, sched.unit)
     return Text(f": all done at {total}\u00a0{sched.unit}",    # no line break before the unit
                 f": {total}{'' if unit == '사이클' else chr(0xa0)}{unit}에 모두 끝남")
@@ -285,6 +285,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
     ax.tick_params(length=0)
     ax.spines[:].set_visible(False)
     if pipeline:
+        ax.axhline(0, color="0.55", lw=0.8, ls="--", zorder=0)   # the prologue ends
         title = Text(f"{stages} buffers: tile t uses buffer t mod {stages}; each iteration issues "
                    f"one tile, waits for the oldest and computes it",
                    f"버퍼 {stages}개: 타일 t는 t mod {stages}번 버퍼를 씁니다. 반복마다 타일 하나를 "

@@ -196,7 +196,7 @@ def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
     if device.gpu_available():
         data = timeline.measure_all()
         gpu = data["provenance"]["device"]
-        live = Text(f"measured live on {gpu}", f"{gpu}에서 지금 잰 값")
+        live = Text(f"measured live on {gpu}", f"노트북을 실행하며 {gpu}에서 잰 값")
         return data, Source(live, live)
     data = timeline.load(recorded)
     p = data["provenance"]

@@ -204,6 +204,7 @@ DOC_ROLE = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`")
 TERM_ROLE = re.compile(r"\{term\}`(?:[^`<]*<)?([^`>]+)>?`")   # its target: Korean words may show
 LINK = re.compile(r"\]\((\S+?)\)|<(https?://[^>]+)>")
 INLINE_MATH = re.compile(r"\$([^$\n]+)\$")
+MATH_WORDS = re.compile(r"\\text\{[^}]*\}")   # words in a formula are prose: \text{기준값}
 NUMBER = re.compile(r"(?<![\d.])0*(\d+(?:\.\d+)?)")   # chapter 05 is 5장
 THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")   # 16,384 in Korean prose is the English's 16384
 
@@ -226,7 +227,7 @@ def _parts(text, include_from=""):
     rest = INLINE_CODE.sub(" ", rest)
     links = [a or b for a, b in LINK.findall(rest)]
     rest = LINK.sub(" ", rest)
-    math = INLINE_MATH.findall(rest)
+    math = [MATH_WORDS.sub(r"\\text{}", m) for m in INLINE_MATH.findall(rest)]
     rest = OPTION.sub(" ", FENCE.sub(" ", INLINE_MATH.sub(" ", rest)))
     return {"directives": fences, "options": OPTION.findall(text), "code blocks": blocks,
             "display math": display, "math": collections.Counter(math),
@@ -450,7 +451,7 @@ def test_the_page_around_the_korean_text_is_korean():
             if korean.chrome(text := page.read_text(encoding="utf-8")) != text]
     assert not left, left
     script = (ROOT / "_build" / "html" / "ko" / "_static" / "translations.js").read_text(encoding="utf-8")
-    for before, after in (korean.SEARCH_COUNT, korean.NO_RESULTS):
+    for before, after in korean.SCRIPT:
         assert before not in script and after in script
 
 

@@ -50,6 +50,8 @@ def both(verdict, en: str, ko: str = "") -> None:
 def test_a_quote_is_cut_at_a_word_within_40_characters():
     assert check.source.quote("x" * 35 + " word more") == "x" * 35 + " word …"   # 40 fit
     assert check.source.quote("x" * 60) == "x" * 40 + " …"                       # no word to cut at
+    assert (check.source.quote("cuda::device::experimental::fence_proxy_async_shared_cta();")
+            == "cuda::device::experimental:: …")                                   # nor a name
 
 
 @pytest.mark.parametrize("name", sorted(check.EXERCISES))

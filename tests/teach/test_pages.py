@@ -140,7 +140,7 @@ def test_the_verdict_numbers(monkeypatch):
     monkeypatch.setenv(edition.ENV, "en")
     assert bound.verdict_numbers(ROOF, N) == {
         "drift": "4%", "tie_ks": "1, 3, 5, 9, 17 and 63", "async_ks": "31",
-        "first_async_k": "31", "async_k31": "1.08x"}
+        "first_async_k": "31", "async_k31": "8%"}
 
 
 def test_the_limits_table_names_each_limit():

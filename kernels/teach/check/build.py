@@ -134,7 +134,8 @@ def first_error(log: str, src: str, kernel: str) -> tuple[int | str, str, str]:
     lines = [line[:600] for line in log[:600_000].splitlines()]   # a static_assert may say a lot
     for i, text in enumerate(lines):
         if m := ERROR.match(text):
-            what = re.sub(r"\S*/libcudacxx/(\S+?)", r"<\1>", m["what"].strip())[:300]
+            what = re.sub(r"\S*/libcudacxx/(\S+?)", r"<\1>", m["what"].strip())
+            what = re.sub(r"__\d+::", "", what)[:300]    # cuda::__4::pipeline -> cuda::pipeline
             number = int(m["line"]) if m["file"].endswith(f"{kernel}.cu") else next(
                 (int(at[1]) for at in (re.search(rf"at line (\d+) of \S*{kernel}\.cu", t)
                                        for t in lines[i + 1:i + 20]) if at), "?")

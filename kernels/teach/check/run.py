@@ -66,8 +66,8 @@ def where(i: int, n: int, tile: int, k: int) -> tuple[str, str]:
     """Output ``i``'s place: a vector end, a tile boundary or inside a tile."""
     t, halo = i % tile, k // 2
     if i < halo or i >= n - (k - 1 - halo):
-        return ("at an end of the vector (its halo there is zeros)",
-                "벡터의 한쪽 끝에 있습니다(그쪽 헤일로는 0입니다)")
+        return ("at an end of the vector (its halo there must hold zeros)",
+                "벡터의 한쪽 끝에 있습니다(그쪽 헤일로 셀에는 0이 들어 있어야 합니다)")
     if t < halo or t >= tile - (k - 1 - halo):
         return (f"at a tile boundary (i mod tile = {t}: it reads the neighbouring tile's cells)",
                 f"타일 경계에 있습니다(타일 안 위치 {t}: 이웃 타일의 셀을 읽습니다)")

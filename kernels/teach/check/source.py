@@ -10,7 +10,7 @@ from .exercises import Exercise, NotYet
 MAX_BYTES = 64 * 1024
 HEADER = "conv1d_common.cuh"
 MARKER = re.compile(r"^[ \t]*// FILL IN.*$", re.M)
-INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b[ \t]*(.*?)[ \t]*$", re.M)
+INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b[ \t]*(.*?)[ \t]*(?://.*)?$", re.M)   # a comment may follow
 # "conv1d_common.cuh", or a header of CUDA's own by a relative name (<cuda/pipeline>)
 ALLOWED = re.compile(rf'"{re.escape(HEADER)}"|<(?!/)(?!.*\.\.)[\w./+-]+>')
 PHASE = re.compile(r"\bPHASE\s*\(\s*(\d+)\s*\)")
@@ -18,13 +18,16 @@ COMMENT = re.compile(r"//[^\n]*")
 
 
 def quote(line: str, limit: int = 40) -> str:
-    """A line as a verdict quotes it: whole, or cut at a word, with "…" (short enough for a
-    phone's line: the verdict gives its number)."""
+    """A line as a verdict quotes it: whole, or cut at a word (or after a ``::``, ``(``, ``,``
+    or ``.`` when its first words are one long name), with "…" (short enough for a phone's
+    line: the verdict gives its number)."""
     line = line.strip()
     if len(line) <= limit:
         return line
     head = line[:limit + 1]
-    return (head.rsplit(" ", 1)[0] if " " in head else line[:limit]) + " …"
+    if " " not in head:
+        head = re.match(r".*(::|[(,.])", head)[0] if re.search(r"::|[(,.]", head) else head[:limit]
+    return head.rsplit(" ", 1)[0] + " …"
 
 
 def shown(line: str) -> str:
