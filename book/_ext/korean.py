@@ -129,6 +129,12 @@ CHROME = {   # title, aria-label, placeholder, data-bs-title and alt attributes
     "Link to this term": "이 용어로 가는 링크", "Toggle hidden content": "숨긴 내용 열고 닫기",
     "전체 화면으로보기": "전체 화면으로 보기",   # the book theme's catalog, one space short
 }
+CHROME_TEXT = {   # text between tags
+    "Back to top": "맨 위로", "Skip to main content": "본문으로 건너뛰기",
+    "Please activate JavaScript to enable the search functionality.":
+        "검색하려면 브라우저에서 JavaScript를 켜세요.",
+    "내용": "목차",   # the theme's "Contents" (the page's table of contents), from Sphinx's catalog
+}
 # Sphinx's Korean messages (translations.js, \\u escapes), as the book says them: the search
 # summary's count with its counter attached ("8 개" -> "8개"), the "no results" sentence in -세요
 # without the "categories" this book has not, the JavaScript request as the page itself words
@@ -137,14 +143,9 @@ SCRIPT = [tuple(t.encode("ascii", "backslashreplace").decode() for t in pair) fo
     ("${resultCount} 개", "${resultCount}개"),
     ("검색어와 일치하는 문서가 없습니다. 모든 단어의 철자가 올바른지, 충분한 카테고리를 선택했는지 확인하십시오.",
      "검색어와 일치하는 문서가 없습니다. 모든 단어의 철자가 맞는지 확인하세요."),
-    ("검색 기능을 사용하려면 JavaScript를 활성화하십시오.", "검색하려면 브라우저에서 JavaScript를 켜세요."),
+    ("검색 기능을 사용하려면 JavaScript를 활성화하십시오.",
+     CHROME_TEXT["Please activate JavaScript to enable the search functionality."]),
     ('", in ": ", 문서 - "', '", in ": ", 위치: "'))]
-CHROME_TEXT = {   # text between tags
-    "Back to top": "맨 위로", "Skip to main content": "본문으로 건너뛰기",
-    "Please activate JavaScript to enable the search functionality.":
-        "검색하려면 브라우저에서 JavaScript를 켜세요.",
-    "내용": "목차",   # the theme's "Contents" (the page's table of contents), from Sphinx's catalog
-}
 
 
 # sphinx-copybutton's messages by page language: it has none for Korean

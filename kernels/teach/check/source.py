@@ -26,7 +26,8 @@ def quote(line: str, limit: int = 40) -> str:
         return line
     head = line[:limit + 1]
     if " " not in head:
-        head = re.match(r".*(::|[(,.])", head)[0] if re.search(r"::|[(,.]", head) else head[:limit]
+        name = re.match(r".*(::|[(,.])", head)
+        head = name[0] if name else head[:limit]
     return head.rsplit(" ", 1)[0] + " …"
 
 
