@@ -16,6 +16,7 @@
 // waits and arrivals of the hand-off is written; the helpers below (mbar_wait,
 // mbar_arrive, ...) are one PTX instruction each. Leave the PHASE(p) lines where
 // they are (the check's stress build waits there at random).
+#include <cuda/barrier>   // libcu++'s proxy fence, if you prefer it to the asm
 #include "conv1d_common.cuh"
 
 #if !defined(CONV_STAGES) || CONV_STAGES < 1 || CONV_STAGES > 8
@@ -182,7 +183,7 @@ conv1d_warp_specialized(const float* __restrict__ x,
         // Release buffer s: this thread has read it.
         PHASE(5);
         // FILL IN: order this thread's reads of buffer s before the copy engine's
-        // next write (the proxy fence, in asm as above), then arrive on empty[s]
+        // next write into it (the proxy fence), then arrive on empty[s]
     }
 #else
     // needs the sm_90 bulk copy engine; kernels.conv1d refuses to launch it here

@@ -23,14 +23,15 @@ TABLE = (("gpu__time_duration.sum", Text("time µs", "시간 µs"), ".1f"),
 
 def table(profile: dict) -> Table:
     """A recorded profile (:func:`kernels.measure.nsight.summary`): one column per kernel, one
-    row per metric (:data:`TABLE`)."""
-    names = [kernel.removeprefix("conv1d_") for kernel in profile]
+    row per metric (:data:`TABLE`), the 16-byte kernels first, as the text compares them (a
+    phone shows the first columns)."""
+    kernels = sorted(profile, key=lambda kernel: kernel.endswith("async_halo"))
+    names = [kernel.removeprefix("conv1d_") for kernel in kernels]
     return Table("", ["", *names],
-                 [[label, *(millions(m[metric]) if fmt == "millions" else f"{m[metric]:{fmt}}"
-                            for m in profile.values())]
+                 [[label, *(millions(profile[k][metric]) if fmt == "millions"
+                            else f"{profile[k][metric]:{fmt}}" for k in kernels)]
                   for metric, label, fmt in TABLE],
-                 widths=[16] + [max(9, len(name) + 1) for name in names],
-                 align="<" + ">" * len(names), sep="")
+                 align="<" + ">" * len(names))
 
 
 def _span(lo: float, hi: float) -> Text | str:

@@ -14,7 +14,7 @@ from matplotlib.patches import Patch, Rectangle
 from ..edition import Text
 from ..geometry import MAX_STAGES, launch_config, valid_tile
 from ..reference import error_bound, reference
-from ..validate import choice, integer
+from ..validate import choice, flag, integer
 from .figure import in_language as _of, on_page, page_figure, title as _title
 from .halo import halo_cells
 from .schedule import PHASES_KO
@@ -228,14 +228,16 @@ def _word(english: str) -> str:
 
 
 @on_page
-def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
+def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier", parities: bool = True):
     """The ring of ``stages`` buffers (columns) over time (down) for one block's first ``tiles``
     tiles, each tile's copy in flight (hatched) until its wait, then computed (solid) until its
     release: ``kind`` "pipeline" (pipelined.cu; chapter 03's double buffer is its two-stage
-    case) or "mbarrier" (warp_specialized.cu, each wait labelled with its phase parity)."""
+    case) or "mbarrier" (warp_specialized.cu, each wait labelled with its phase parity, or with
+    "p=?" unless ``parities``: exercise 4 asks for them)."""
     kind = choice("kind", kind, ("mbarrier", "pipeline"))
     stages = integer("stages", stages, 2, MAX_STAGES, " (a ring of buffers)")
     tiles = integer("tiles", tiles, 1, 16)
+    parities = flag("parities", parities)
     pipeline = kind == "pipeline"
     full, empty = "#2a9d8f", "#e76f51"
     ready = [i + 0.3 for i in range(tiles)]     # the wait returns: tile i is computed
@@ -258,16 +260,18 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
         copy = [Text(f"tile {i} in flight", f"타일 {i} 복사 중")]
         compute = [Text(f"compute tile {i}", f"타일 {i} 계산")]
         if not pipeline:
-            copy.insert(0, Text("wait", "대기") + f" empty[{s}] p={(r & 1) ^ 1}"
-                        + Text(": at once", ": 즉시") * (r == 0))
-            compute.insert(0, Text("wait", "대기") + f" full[{s}] p={r & 1}")
+            p_full, p_empty = (r & 1, (r & 1) ^ 1) if parities else ("?", "?")
+            at_once = r == 0 and parities
+            copy.insert(0, Text(f"wait empty[{s}] p={p_empty}" + ": at once" * at_once,
+                                f"empty[{s}] 대기(p={p_empty})" + ": 바로 통과" * at_once))
+            compute.insert(0, Text(f"wait full[{s}] p={p_full}", f"full[{s}] 대기(p={p_full})"))
         # a pipeline's wait and release lines cross every column: its copy's label goes under
         # the previous tile's wait, clear of them
         top = ready[i - 1] if pipeline and i else issued[i]
         for y, lines in ((top + 0.04, copy), (ready[i] + 0.04, compute)):
             for k, line in enumerate(lines):
                 ax.text(s + 0.5, y + 0.27 * k, line, ha="center", va="top",
-                        family=(["DejaVu Sans Mono", "Book Hangul"] if line.startswith("wait")
+                        family=(["DejaVu Sans Mono", "Book Hangul"] if k == 0 and not pipeline
                                 else None),
                         bbox=dict(fc="white", ec="none", pad=0.5))   # over the lines
         for y, colour in ((ready[i], full), (done[i], empty)):   # the wait, the release
@@ -335,16 +339,23 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier"):
                      "또 만납니다." + f" 타일 하나를 계산하는 동안 다음 타일 {stages - 1}개의 복사가 진행 "
                      "중입니다." * (stages > 1))
     else:
+        waits = (Text("The producer warp waits on empty[s] for parity (r + 1) mod 2, which in "
+                      "round 0 returns at once (a fresh mbarrier counts the phase before its first "
+                      "as complete), then starts the bulk copy; the compute warps wait on full[s] "
+                      "for parity r mod 2, compute, and every compute thread arrives on empty[s].",
+                      "프로듀서 워프는 empty[s]를 패리티 (r + 1) mod 2로 기다리고(라운드 0에서는 즉시 "
+                      "반환: 새 mbarrier는 첫 페이즈 이전 페이즈를 완료로 칩니다) 벌크 복사를 시작합니다. "
+                      "계산 워프는 full[s]를 패리티 r mod 2로 기다려 계산하고, 모든 계산 스레드가 "
+                      "empty[s]에 도착합니다.") if parities else
+                 Text("The producer warp waits on empty[s], then starts the bulk copy; the compute "
+                      "warps wait on full[s], compute, and every compute thread arrives on "
+                      "empty[s]. Which parity each wait names is exercise 4's question.",
+                      "프로듀서 워프는 empty[s]를 기다린 뒤 벌크 복사를 시작합니다. 계산 워프는 full[s]를 "
+                      "기다려 계산하고, 모든 계산 스레드가 empty[s]에 도착합니다. 각 대기가 어느 "
+                      "패리티를 지정하는지는 연습 4의 질문입니다."))
         fig.alt = Text(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
-                     f"{tiles - 1}: tile i uses buffer s = i mod {stages} in round "
-                     f"r = i / {stages}. The producer warp waits on empty[s] for parity "
-                     "(r + 1) mod 2, which in round 0 returns at once (a fresh mbarrier counts "
-                     "the phase before its first as complete), then starts the bulk copy; the "
-                     "compute warps wait on full[s] for parity r mod 2, compute, and every "
-                     "compute thread arrives on empty[s].",
-                     f"공유 버퍼 {stages}개(열)를 시간 순(아래로)으로 그린 그림, 타일 0~{tiles - 1}: 타일 i는 "
-                     f"라운드 r = i / {stages}에서 버퍼 s = i mod {stages}를 씁니다. 프로듀서 워프는 empty[s]를 "
-                     "패리티 (r + 1) mod 2로 기다리고(라운드 0에서는 즉시 반환: 새 mbarrier는 첫 페이즈 이전 "
-                     "페이즈를 완료로 칩니다) 벌크 복사를 시작합니다. 계산 워프는 full[s]를 패리티 r mod 2로 "
-                     "기다려 계산하고, 모든 계산 스레드가 empty[s]에 도착합니다.")
+                       f"{tiles - 1}: tile i uses buffer s = i mod {stages} in round "
+                       f"r = i / {stages}. ",
+                       f"공유 버퍼 {stages}개(열)를 시간 순(아래로)으로 그린 그림, 타일 0~{tiles - 1}: "
+                       f"타일 i는 라운드 r = i / {stages}에서 버퍼 s = i mod {stages}를 씁니다. ") + waits
     return fig

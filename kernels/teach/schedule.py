@@ -172,8 +172,8 @@ def measured_schedule(records: np.ndarray, title: str, max_sms: int | None = 8,
             bars.append(Bar(lane, name, (ta - t0) / 1e3, max(tz - ta, 0) / 1e3))
     labels = {lane: f"SM {sm}" + (f".{slot}" if slot else "") for (sm, slot), lane in lanes.items()}
     if window_us is not None:
-        title += Text(f", first {max_sms} SMs, blocks that start in the first {window_us:g} µs",
-                      f", 앞쪽 SM {max_sms}개, 처음 {window_us:g} µs 안에 시작한 블록")
+        title += Text(f", first {max_sms} SMs, blocks that start in the first {window_us:g}\u00a0µs",
+                      f", 앞쪽 SM {max_sms}개, 처음 {window_us:g}\u00a0µs 안에 시작한 블록")
     return Schedule(bars, "µs", title, "SM", {"labels": labels})
 
 

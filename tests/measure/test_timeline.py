@@ -202,6 +202,10 @@ def test_the_hand_off_picture_writes_the_parity_rule():
         s, r = i % 2, i // 2
         assert {f"wait full[{s}] p={r & 1}",
                 f"wait empty[{s}] p={(r & 1) ^ 1}" + (": at once" if r == 0 else "")} <= said
+    asked = plots.plot_handoff(stages=2, tiles=4, parities=False)   # before exercise 4
+    assert not {w for w in words(asked) if "p=" in w} - {"wait full[0] p=?", "wait full[1] p=?",
+                                                          "wait empty[0] p=?", "wait empty[1] p=?"}
+    assert "parity (r" not in asked.alt
     ring = plots.plot_handoff(stages=3, tiles=6, kind="pipeline")
     assert {f"compute tile {i}" for i in range(6)} <= words(ring)
     boxes = [p for p in ring.axes[0].patches if isinstance(p, Rectangle)]
