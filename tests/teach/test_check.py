@@ -52,6 +52,9 @@ def test_a_quote_is_cut_at_a_word_within_40_characters():
     assert check.source.quote("x" * 60) == "x" * 40 + " …"                       # no word to cut at
     assert (check.source.quote("cuda::device::experimental::fence_proxy_async_shared_cta();")
             == "cuda::device::experimental:: …")                                   # nor a name
+    line = "if (g >= 0 && g < n) cuda::memcpy_asynch(&x_s[j], &x[g], 4, pipe);"
+    assert (check.source.quote(line, name="memcpy_asynch")
+            == "… cuda::memcpy_asynch(&x_s[j], &x[g], 4, …")   # the name an error names, in view
 
 
 @pytest.mark.parametrize("name", sorted(check.EXERCISES))
@@ -125,6 +128,9 @@ def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
     verdict = check.report(bad)
     both(verdict, f"NOT YET: it does not compile, line {line + 2}: ", "아직 통과 못 함: 컴파일되지 않습니다.")
     assert verdict.en.endswith(f"check the end of line {line} too.")
+    unclosed = check.report(SOLUTION.rstrip().removesuffix("}"))   # no line to name
+    both(unclosed, 'NOT YET: it does not compile: at the end of the source, expected a "}". '
+         "Check that every { you added has its }.")
 
 
 def test_only_the_common_header_and_libcu_can_be_included(no_gpu):

@@ -19,7 +19,7 @@ from pathlib import Path
 from ... import compile as C
 from ...edition import Text, of
 from .exercises import Exercise, NotYet
-from .source import HEADER, quote, shown
+from .source import HEADER, shown
 
 COMPILE_LIMIT_S = 30
 CACHE = C.CACHE_DIR / "exercise"
@@ -118,10 +118,18 @@ def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
                  if text.strip() and not text.strip().startswith("//")]
         if 'expected a ";"' in what and coded:
             fix = Text(f"NVRTC reports a missing ; on the next line: check the end of line "
-                       f"{coded[-1]} too.", f"NVRTC는 빠진 ;를 다음 줄에서 알리므로 "
+                       f"{coded[-1]} too.", f"NVRTC는 빠진 세미콜론(;)을 다음 줄에서 알려 주므로 "
                        f"{coded[-1]}번째 줄 끝도 확인하세요.")
-        raise NotYet(f"it does not compile, line {line}: {what}.{shown(code)}{of(fix, 'en')}",
-                     f"컴파일되지 않습니다. {line}번째 줄: {what}.{shown(code)}{of(fix, 'ko')}")
+        if line == "?":   # no line: NVRTC reached the end of the source, inside a { left open
+            what = what.replace("At end of source: error: ", "at the end of the source, ")
+            raise NotYet(f"it does not compile: {what}. Check that every {{ you added has its }}.",
+                         f"컴파일되지 않습니다: {what}. 추가한 {{마다 짝이 되는 }}가 있는지 "
+                         "확인하세요.")
+        named = ([n for n in re.findall(r'"([^"]+)"', what) if n in code] or [""])[-1]
+        raise NotYet(f"it does not compile, line {line}: {what}.{shown(code, named)}"
+                     f"{of(fix, 'en')}",
+                     f"컴파일되지 않습니다. {line}번째 줄: {what}.{shown(code, named)}"
+                     f"{of(fix, 'ko')}")
     return out.with_suffix(".ptx").read_text()
 
 
@@ -145,7 +153,7 @@ def first_error(log: str, src: str, kernel: str) -> tuple[int | str, str, str]:
 
 def code_at(src: str, number) -> str:
     lines = src.split("\n")
-    return quote(lines[number - 1]) if isinstance(number, int) and 0 < number <= len(lines) else ""
+    return lines[number - 1] if isinstance(number, int) and 0 < number <= len(lines) else ""
 
 
 def main(job_file: str) -> None:

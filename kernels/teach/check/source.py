@@ -17,24 +17,27 @@ PHASE = re.compile(r"\bPHASE\s*\(\s*(\d+)\s*\)")
 COMMENT = re.compile(r"//[^\n]*")
 
 
-def quote(line: str, limit: int = 40) -> str:
+def quote(line: str, limit: int = 40, name: str = "") -> str:
     """A line as a verdict quotes it: whole, or cut at a word (or after a ``::``, ``(``, ``,``
     or ``.`` when its first words are one long name), with "…" (short enough for a phone's
-    line: the verdict gives its number)."""
+    line: the verdict gives its number); from the word that holds ``name``, if the cut would
+    hide it (the name a compile error names)."""
     line = line.strip()
+    if name and name in line and name not in quote(line, limit):
+        return "… " + quote(line[line.rfind(" ", 0, line.find(name)) + 1:], limit)
     if len(line) <= limit:
         return line
     head = line[:limit + 1]
     if " " not in head:
-        name = re.match(r".*(::|[(,.])", head)
-        head = name[0] if name else head[:limit]
+        long = re.match(r".*(::|[(,.])", head)
+        head = long[0] if long else head[:limit]
     return head.rsplit(" ", 1)[0] + " …"
 
 
-def shown(line: str) -> str:
+def shown(line: str, name: str = "") -> str:
     """A line of code as a verdict shows it: quoted, on a line of its own and indented (the
     verdict is printed text, where no markup would show)."""
-    return f"\n    {quote(line)}\n" if line.strip() else " "
+    return f"\n    {quote(line, name=name)}\n" if line.strip() else " "
 
 
 def line_of(src: str, pos: int) -> int:
