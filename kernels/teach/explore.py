@@ -106,7 +106,7 @@ def wrong_sentence(variant: str, y, x, w, tile: int | None = None) -> Text:
     ``tile``, at which positions of a tile: the line notebook 03 shows under each run."""
     wrong = wrong_outputs(y, x, w)
     n = np.asarray(x).size
-    en = f"{variant}: {wrong.size} of {n} outputs wrong"
+    en = f"{variant}: {wrong.size:,} of {n:,} outputs wrong"
     ko = f"{variant}: 출력 {n:,}개 가운데 {wrong.size:,}개 틀림"
     if tile is not None:
         positions = sorted(set(int(t) for t in wrong % tile))
@@ -127,7 +127,7 @@ def wrong_summary(wrong: dict, n: int) -> Text:
     """The most wrong outputs of any variant run (``wrong``: variant -> count) out of ``n``: the
     line notebook 04 shows under its correctness run."""
     most = max(int(v) for v in wrong.values())
-    return Text(f"wrong outputs, each variant run: {most} of {n}",
+    return Text(f"wrong outputs, each variant run: {most:,} of {n:,}",
                 f"틀린 출력(변형마다 실행): {n:,}개 가운데 {most:,}개")
 
 

@@ -85,7 +85,7 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
                     f"블록마다 버퍼 float {tile + k - 1}개")))
     whole, part = divmod(n, tile)   # the last tile may hold fewer
     last = Text(f" and one of {part}", f"와 {part}개짜리 타일 하나") if part else Text("", "")
-    tiles = (Text(f"one tile of {n}", f"{n}개짜리 타일 하나") if not whole else
+    tiles = (Text(f"one tile of {n:,}", f"{n:,}개짜리 타일 하나") if not whole else
              Text(f"{whole} tile{'s' * (whole != 1)} of {tile}", f"{tile}개짜리 타일 {whole}개") + last)
     if k == 1:
         halo = Text("its tile alone: one tap needs no halo.", "자기 타일뿐: 탭 하나에는 헤일로가 없음.")
@@ -98,7 +98,7 @@ def draw_tiles(n: int = 100, tile: int = 32, k: int = 5):
                     "the vector.",
                     f"자기 타일, 왼쪽 타일에서 복사한 헤일로 {left}칸과 오른쪽 타일에서 복사한 "
                     f"{right}칸, 그 칸이 벡터 바깥에 걸리면 0.")
-    fig.alt = Text(f"The vector x of {n} floats cut into {tiles.en}; under it, each block's shared "
+    fig.alt = Text(f"The vector x of {n:,} floats cut into {tiles.en}; under it, each block's shared "
                    f"buffer of {tile + k - 1} floats: {halo.en}",
                    f"float {n:,}개인 벡터 x를 {tiles.ko}로 나눈 그림. 그 아래에 블록마다 float "
                    f"{tile + k - 1}개짜리 공유 버퍼: {halo.ko}")
@@ -128,7 +128,7 @@ def plot_error_map(outputs: dict, x, w, tile: int):
               dict(marker="s", ms=2.0), dict(marker="x", ms=2.5))
     for (name, err), style, colour in zip(errors.items(), styles, colours):
         ax.plot(np.arange(n), np.maximum(err, floor), ls="none", color=colour, **style,
-                label=Text(f"{name}: {wrong[name].sum()} wrong of {n}",
+                label=Text(f"{name}: {wrong[name].sum():,} wrong of {n:,}",
                          f"{name}: {n:,}개 중 {wrong[name].sum():,}개 틀림"))
         if hist is not None and wrong[name].any():
             counts = np.bincount(np.flatnonzero(wrong[name]) % tile, minlength=tile)
@@ -161,10 +161,10 @@ def plot_error_map(outputs: dict, x, w, tile: int):
     for name, m in wrong.items():
         where = sorted({int(i) for i in np.flatnonzero(m) % tile})
         at = ", ".join(map(str, where)) if len(where) <= 6 else ""
-        said.append(Text(f"{name}: {m.sum()} wrong"
+        said.append(Text(f"{name}: {m.sum():,} wrong"
                        + (f", at positions {at} of each tile" if at else ""),
                        f"{name}: {m.sum():,}개 틀림" + (f"(타일 안 위치 {at})" if at else "")))
-    fig.alt = Text(f"The error of each of {n} outputs against the float32 rounding bound, log "
+    fig.alt = Text(f"The error of each of {n:,} outputs against the float32 rounding bound, log "
                  "scale. ",
                  f"출력 {n:,}개 각각의 오차와 float32 반올림 허용 오차, 로그 눈금. ") + "; ".join(said) + "."
     return fig
@@ -268,11 +268,9 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier", pariti
         # a pipeline's wait and release lines cross every column: its copy's label goes under
         # the previous tile's wait, clear of them
         top = ready[i - 1] if pipeline and i else issued[i]
-        for y, lines in ((top + 0.04, copy), (ready[i] + 0.04, compute)):
+        for y, lines in ((top + 0.05, copy), (ready[i] + 0.05, compute)):
             for k, line in enumerate(lines):
-                ax.text(s + 0.5, y + 0.27 * k, line, ha="center", va="top",
-                        family=(["DejaVu Sans Mono", "Book Hangul"] if k == 0 and not pipeline
-                                else None),
+                ax.text(s + 0.5, y + 0.25 * k, line, ha="center", va="top",
                         bbox=dict(fc="white", ec="none", pad=0.5))   # over the lines
         for y, colour in ((ready[i], full), (done[i], empty)):   # the wait, the release
             ax.plot([0, stages] if pipeline else [s + 0.02, s + 0.98], [y, y], color=colour,
@@ -301,10 +299,11 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier", pariti
         bars = (Text("cp.async copies in flight", "진행 중인 cp.async 복사"),
                 Text("compute (every thread)", "계산(모든 스레드)"))
     else:
-        title = Text(f"{stages} stages: each wait names the phase parity it waits for (p). A fresh "
-                   "mbarrier counts the phase before its first as complete (parity 1).",
-                   f"스테이지 {stages}개: 기다릴 때마다 페이즈 패리티(p)를 지정합니다. 새 mbarrier는 "
-                   "첫 페이즈 이전 페이즈를 완료로 칩니다(패리티 1).")
+        title = Text(f"{stages} stages: each wait names the phase parity it waits for (p)."
+                     + " A fresh mbarrier counts the phase before its first as complete (parity 1)."
+                     * parities,
+                     f"스테이지 {stages}개: 기다릴 때마다 페이즈 패리티(p)를 지정합니다."
+                     + " 새 mbarrier는 첫 페이즈 이전 페이즈를 완료로 칩니다(패리티 1)." * parities)
         lines = (Text("full[s] completes: the bytes have landed", "full[s] 완료: 바이트가 도착함"),
                  Text("empty[s] completes: every compute thread arrived",
                     "empty[s] 완료: 모든 계산 스레드가 도착함"))

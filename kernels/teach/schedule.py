@@ -197,10 +197,10 @@ def load_or_measure(recorded: str = "h200_timelines") -> tuple[dict, Source]:
         data = timeline.measure_all()
         gpu = data["provenance"]["device"]
         live = Text(f"measured live on {gpu}", f"노트북을 실행하며 {gpu}에서 잰 값")
-        return data, Source(live, live)
+        return data, Source(live, Text(live.en, f"{gpu} 실측"))
     data = timeline.load(recorded)
     p = data["provenance"]
-    short = Text(f"RECORDED on {p['device']}", f"{p['device']}에서 기록한 값")
+    short = Text(f"RECORDED on {p['device']}", f"{p['device']} 기록")
     return data, Source(Text(f"{short.en} (driver {p['driver']}, CuPy {p['cupy']}, {p['date'][:10]}); "
                              "no GPU here",
                              f"{p['device']}에서 기록한 값(드라이버 {p['driver']}, CuPy {p['cupy']}, "
@@ -350,14 +350,15 @@ def occupancy_table(data: dict):
     for which, size in (("seed", "N = 2¹⁴"), ("large", "N = 2²⁴")):
         for v in TIMELINE_VARIANTS:
             o = sm_occupancy(records(data, v, which))
-            rows.append([f"{size} {v}", o["resident"], f"{o['block_ns']:.0f} ns",
-                         f"{o['ns_per_block']:.0f} ns", f"{o['block_ns'] / o['ns_per_block']:.1f}"])
+            rows.append([f"{size} {v}", f"{o['block_ns'] / o['ns_per_block']:.1f}", o["resident"],
+                         f"{o['block_ns']:,.0f} ns", f"{o['ns_per_block']:,.0f} ns"])
     return Table(Text(f"Recorded on the {device}; at N = 2²⁴ the first {KEEP_SMS} SMs, "
                       f"blocks started in the first {KEEP_US:.0f} µs",
                       f"{device}에서 기록. N = 2²⁴에서는 앞쪽 SM {KEEP_SMS}개, 처음 "
                       f"{KEEP_US:.0f} µs 안에 시작한 블록"),
-                 ["", Text("at once", "동시 실행 블록"), Text("one block", "블록 하나"),
-                  Text("SM per block", "블록당 SM 시간"), Text("overlapped", "중첩")], rows, align="<>>>>")
+                 ["", Text("overlapped", "중첩"), Text("at once", "동시 실행 블록"),
+                  Text("one block", "블록 하나"), Text("SM per block", "블록당 SM 시간")], rows,
+                 align="<>>>>")
 
 
 def overhead_table(data: dict):

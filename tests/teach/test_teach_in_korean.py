@@ -146,8 +146,8 @@ def test_wrong_outputs_largest_error_and_the_puzzles_positions_in_korean():
              explore.largest_error(y_sync, x, w)]
     for t in lines:
         check(t)
-    assert lines[0] == "tiled_sync: 0 of 16384 outputs wrong"
-    assert lines[1] == "puzzle28: 256 of 16384 outputs wrong, at positions [0, 1, 254, 255] of every tile"
+    assert lines[0] == "tiled_sync: 0 of 16,384 outputs wrong"
+    assert lines[1] == "puzzle28: 256 of 16,384 outputs wrong, at positions [0, 1, 254, 255] of every tile"
     assert lines[2] == f"largest error {np.abs(y_sync - kernels.reference(x, w)).max():.2e}"
     positions = halo.puzzle_errors(y_puzzle, y_async, x, w, tile=p.tile)["p28_positions"]
     assert (positions.en, positions.ko) == ("0, 1, 254 and 255", "0, 1, 254, 255")
