@@ -12,8 +12,8 @@
 //             completes when all have: the producer may refill it.
 // A block's i-th tile uses buffer s = i % CONV_STAGES in round
 // r = i / CONV_STAGES. An mbarrier counts its phases (0, 1, 2, ...); a wait
-// names the phase it waits for by its parity, 0 or 1. Everything but the three
-// waits and arrivals of the hand-off is written; the helpers below (mbar_wait,
+// names the phase it waits for by its parity, 0 or 1. Everything but the
+// hand-off's two waits and its release is written; the helpers (mbar_wait,
 // mbar_arrive, ...) are one PTX instruction each. Leave the PHASE(p) lines where
 // they are (the check's stress build waits there at random).
 #include <cuda/barrier>   // libcu++'s proxy fence, if you prefer it to the asm
@@ -147,8 +147,7 @@ conv1d_warp_specialized(const float* __restrict__ x,
         for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++i) {
             const int s = i % CONV_STAGES, round = i / CONV_STAGES;
             // FILL IN: wait until buffer s is empty (every compute thread has
-            // read it: the phase of empty[s] that ends round - 1; in round 0
-            // there is none to wait for)
+            // read what the round before put there)
             PHASE(0);
             fill(x_s[s], x, n, tile, &full[s], lane);
         }
