@@ -40,7 +40,7 @@ def _verdict(src, name: str) -> Text:
     arch = target_arch() if gpu_available() else 0
     if arch < max(ex.run_arch, 75):
         where = Text("an H100 (sm_90)", "H100(sm_90) 런타임") if ex.run_arch else Text(
-            "a GPU (an A100 or newer copies asynchronously)", "GPU 런타임(A100 이상이면 복사도 비동기입니다)")
+            "a GPU (an A100 or newer copies asynchronously)", "GPU 런타임(비동기 복사로 실행하려면 A100 이상)")
         here = Text(f"this GPU (sm_{arch}) cannot run it", f"이 GPU(sm_{arch})에서는 실행할 수 없습니다") \
             if arch else Text("there is no GPU here", "여기에는 GPU가 없습니다")
         return _not_run(here, where, ex)
