@@ -129,8 +129,8 @@ def test_a_host_header_and_a_missing_semicolon_are_named_as_such(no_gpu):
     both(verdict, f"NOT YET: it does not compile, line {line + 2}: ", "아직 통과 못 함: 컴파일되지 않습니다.")
     assert verdict.en.endswith(f"check the end of line {line} too.")
     unclosed = check.report(SOLUTION.rstrip().removesuffix("}"))   # no line to name
-    both(unclosed, 'NOT YET: it does not compile: at the end of the source, expected a "}". '
-         "Check that every { you added has its }.")
+    both(unclosed, "NOT YET: it does not compile: the source ends inside a { that is never "
+         "closed. Check that every { you added has its }.")
 
 
 def test_only_the_common_header_and_libcu_can_be_included(no_gpu):

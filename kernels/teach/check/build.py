@@ -120,11 +120,11 @@ def compile_ptx(src: str, ex: Exercise, build: LearnerBuild) -> str:
             fix = Text(f"NVRTC reports a missing ; on the next line: check the end of line "
                        f"{coded[-1]} too.", f"NVRTC는 빠진 세미콜론(;)을 다음 줄에서 알려 주므로 "
                        f"{coded[-1]}번째 줄 끝도 확인하세요.")
-        if line == "?":   # no line: NVRTC reached the end of the source, inside a { left open
-            what = what.replace("At end of source: error: ", "at the end of the source, ")
-            raise NotYet(f"it does not compile: {what}. Check that every {{ you added has its }}.",
-                         f"컴파일되지 않습니다: {what}. 추가한 {{마다 짝이 되는 }}가 있는지 "
-                         "확인하세요.")
+        if line == "?" and 'expected a "}"' in what:   # no line: the source ended inside a {
+            raise NotYet("it does not compile: the source ends inside a { that is never closed. "
+                         "Check that every { you added has its }.",
+                         "컴파일되지 않습니다: 닫히지 않은 { 안에서 소스가 끝납니다. 추가한 {마다 "
+                         "짝이 되는 }가 있는지 확인하세요.")
         named = ([n for n in re.findall(r'"([^"]+)"', what) if n in code] or [""])[-1]
         raise NotYet(f"it does not compile, line {line}: {what}.{shown(code, named)}"
                      f"{of(fix, 'en')}",
