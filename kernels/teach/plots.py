@@ -219,7 +219,7 @@ def _done(sched) -> Text:
     total = f"{sched.total:.2f}" if sched.unit == "µs" and sched.total < 100 else f"{sched.total:,.0f}"
     unit = PHASE_KO.get(sched.unit, sched.unit)
     return Text(f": all done at {total}\u00a0{sched.unit}",    # no line break before the unit
-                f": {total}{'' if unit == '사이클' else chr(0xa0)}{unit}에 모두 끝남")
+                f": {total}{'' if unit == '사이클' else chr(0xa0)}{unit}에 모두\u00a0끝남")
 
 
 def _word(english: str) -> str:
@@ -240,7 +240,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier", pariti
     parities = flag("parities", parities)
     pipeline = kind == "pipeline"
     full, empty = "#2a9d8f", "#e76f51"
-    ready = [i + 0.3 for i in range(tiles)]     # the wait returns: tile i is computed
+    ready = [i + 0.25 for i in range(tiles)]    # the wait returns: tile i is computed
     done = [i + 0.9 for i in range(tiles)]      # its release: buffer i % stages may be refilled
     if pipeline:
         # the prologue issues the first stages - 1 tiles, iteration i - stages + 1 tile i
@@ -351,7 +351,7 @@ def plot_handoff(stages: int = 2, tiles: int = 4, kind: str = "mbarrier", pariti
                       "empty[s]. Which parity each wait names is exercise 4's question.",
                       "프로듀서 워프는 empty[s]를 기다린 뒤 벌크 복사를 시작합니다. 계산 워프는 full[s]를 "
                       "기다려 계산하고, 모든 계산 스레드가 empty[s]에 도착합니다. 각 대기가 어느 "
-                      "패리티를 지정하는지는 연습 4의 질문입니다."))
+                      "패리티를 지정하는지는 연습 문제 4의 질문입니다."))
         fig.alt = Text(f"{stages} shared buffers (columns) over time (down), tiles 0 to "
                        f"{tiles - 1}: tile i uses buffer s = i mod {stages} in round "
                        f"r = i / {stages}. ",

@@ -337,7 +337,7 @@ def phase_table(data: dict):
     variants = sorted(TIMELINE_VARIANTS, key=lambda v: v not in ("tiled_sync", "async_halo"))
     return Table("", [Text("phase", "단계"), *variants, Text("puzzle (illustrative)", "퍼즐(예시)")],
                  [[Text(phase, PHASES_KO[phase]),
-                   *(f"{data['cycles'][v][phase]:.0f}" for v in variants),
+                   *(f"{data['cycles'][v][phase]:,.0f}" for v in variants),
                    SEED_CYCLES.get(phase, "")]
                   for phase, *_ in TRACE_PHASES])
 
